@@ -1,0 +1,270 @@
+// Opens a bundle in any form (tar.gz, tar, zip, folder, nested archives) and hands every
+// regular file to the caller once, as a stream, in archive order. Nothing touches the disk.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { BundleFormat, ReadProblem } from '../model/types.js';
+import { detectFormat, peek } from './detect.js';
+import { readDirectory } from './dir-reader.js';
+import { drain, type ArchiveEntry, type ProblemSink } from './entry.js';
+import { gunzip } from './gzip.js';
+import { readTar } from './tar-reader.js';
+import { readZipBuffer, readZipFile } from './zip-reader.js';
+
+/** Input that cannot be read as a bundle at all: the CLI prints the message and exits 2. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+}
+
+export interface ReadLimits {
+  /** Uncompressed bytes of all entries together. */
+  maxTotalBytes: number;
+  maxEntries: number;
+  /** Bytes read from one entry; the rest is skipped. */
+  maxEntryBytes: number;
+  /** Archives inside archives. */
+  maxDepth: number;
+  /** A zip nested in a tar needs random access: it is held in memory up to this size. */
+  maxNestedZipBytes: number;
+}
+
+export const DEFAULT_READ_LIMITS: ReadLimits = {
+  maxTotalBytes: 64 * 1024 ** 3,
+  maxEntries: 500_000,
+  maxEntryBytes: 16 * 1024 ** 3,
+  maxDepth: 4,
+  maxNestedZipBytes: 128 * 1024 ** 2,
+};
+
+/** A regular file of the bundle, with nested archives resolved. */
+export interface BundleFile {
+  /** Path to cite: nested archives joined with `!/`. */
+  path: string;
+  /** Path for layout matching: a nested archive's entries sit under the archive's folder. */
+  logicalPath: string;
+  size?: number;
+  mtime?: number;
+  body: AsyncIterable<Buffer>;
+}
+
+export type FileHandler = (file: BundleFile) => Promise<void>;
+
+export interface WalkResult {
+  format: BundleFormat;
+  entries: number;
+  bytes: number;
+  nestedArchives: string[];
+}
+
+const ARCHIVE_EXT = /\.(tar\.gz|tgz|tar|zip|gz)$/i;
+
+function looksLikeInstallerLog(name: string, head: Buffer): boolean {
+  if (/openshift[_-]install.*\.log$/.test(name)) return true;
+  return /^time="\d{4}-\d{2}-\d{2}T[^"]*" level=\w+ msg=/.test(head.toString('utf8', 0, Math.min(head.length, 256)));
+}
+
+class Walker {
+  entries = 0;
+  bytes = 0;
+  readonly nested: string[] = [];
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly onFile: FileHandler,
+    private readonly report: ProblemSink,
+    private readonly limits: ReadLimits,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.stop.signal;
+  }
+
+  /** Handles one archive entry at nesting `depth`, under display/logical prefixes. */
+  async entry(entry: ArchiveEntry, display: string, logical: string, depth: number): Promise<void> {
+    const path = display ? `${display}!/${entry.path}` : entry.path;
+    const logicalPath = logical ? `${logical}/${entry.path}` : entry.path;
+    if (this.stop.signal.aborted) return drain(entry.body);
+    if (++this.entries > this.limits.maxEntries) {
+      this.halt({ kind: 'limit', file: path, message: `more than ${this.limits.maxEntries} entries: the rest was not read` });
+      return drain(entry.body);
+    }
+    if (entry.path.split('/').includes('..') || /^([a-z]:|\/)/i.test(entry.path)) {
+      this.report({ kind: 'unsafe-path', file: path, message: 'entry path leaves the bundle: recorded, not read' });
+      return drain(entry.body);
+    }
+    if (entry.type === 'symlink' || entry.type === 'hardlink') {
+      const target = entry.linkTarget ?? '';
+      if (target.startsWith('/') || target.split('/').includes('..')) {
+        this.report({ kind: 'link-not-followed', file: path, message: `${entry.type} to ${target}: not followed` });
+      }
+      return drain(entry.body);
+    }
+    if (entry.type !== 'file') return drain(entry.body);
+    const counted = this.count(entry.body, path);
+    const { head, body } = await peek(counted);
+    await this.content(head, body, { path, logicalPath, size: entry.size, mtime: entry.mtime }, depth);
+  }
+
+  /** Routes content by its bytes: a nested archive is read through, anything else is a file. */
+  private async content(
+    head: Buffer,
+    body: AsyncIterable<Buffer>,
+    file: Omit<BundleFile, 'body'>,
+    depth: number,
+  ): Promise<void> {
+    const format = detectFormat(head);
+    const nestedLogical = file.logicalPath.replace(ARCHIVE_EXT, '');
+    if (format === 'gzip' || format === 'tar' || format === 'zip') {
+      if (depth >= this.limits.maxDepth) {
+        this.report({ kind: 'limit', file: file.path, message: `archive nested deeper than ${this.limits.maxDepth} levels: not read` });
+        return drain(body);
+      }
+    }
+    if (format === 'gzip') {
+      const inner = await peek(gunzip(body));
+      if (detectFormat(inner.head) === 'tar') {
+        this.nested.push(file.path);
+        await this.tar(inner.body, file.path, nestedLogical, depth + 1);
+      } else {
+        // A single gzipped file (`kubelet.log.gz`): read it as the file without `.gz`.
+        const plain = { ...file, logicalPath: file.logicalPath.replace(/\.gz$/i, '') };
+        await this.deliverSafely(inner.head, inner.body, plain);
+      }
+      return;
+    }
+    if (format === 'tar') {
+      this.nested.push(file.path);
+      await this.tar(body, file.path, nestedLogical, depth + 1);
+      return;
+    }
+    if (format === 'zip') {
+      const buffer = await this.bounded(body, this.limits.maxNestedZipBytes);
+      if (!buffer) {
+        this.report({ kind: 'limit', file: file.path, message: `nested zip larger than ${this.limits.maxNestedZipBytes} bytes: not read` });
+        return;
+      }
+      this.nested.push(file.path);
+      await readZipBuffer(buffer, (e) => this.entry(e, file.path, nestedLogical, depth + 1), this.report, file.path);
+      return;
+    }
+    await this.deliverSafely(head, body, file);
+  }
+
+  private async deliverSafely(_head: Buffer, body: AsyncIterable<Buffer>, file: Omit<BundleFile, 'body'>): Promise<void> {
+    try {
+      await this.onFile({ ...file, body });
+    } finally {
+      await drain(body).catch(() => undefined);
+    }
+  }
+
+  async tar(bytes: AsyncIterable<Buffer>, display: string, logical: string, depth: number): Promise<number> {
+    const { entries } = await readTar(bytes, (e) => this.entry(e, display, logical, depth), this.report, display || 'bundle', this.signal);
+    return entries;
+  }
+
+  /** Counts bytes against the limits; an entry over its limit is cut, the bundle over its limit stops. */
+  private async *count(body: AsyncIterable<Buffer>, path: string): AsyncIterable<Buffer> {
+    let entryBytes = 0;
+    let cut = false;
+    for await (const chunk of body) {
+      if (cut || this.stop.signal.aborted) continue;
+      entryBytes += chunk.length;
+      this.bytes += chunk.length;
+      if (this.bytes > this.limits.maxTotalBytes) {
+        this.halt({ kind: 'limit', file: path, message: `bundle larger than ${this.limits.maxTotalBytes} bytes uncompressed: reading stopped here` });
+        continue;
+      }
+      if (entryBytes > this.limits.maxEntryBytes) {
+        cut = true;
+        this.report({ kind: 'limit', file: path, message: `entry larger than ${this.limits.maxEntryBytes} bytes: the rest was skipped` });
+        continue;
+      }
+      yield chunk;
+    }
+  }
+
+  private async bounded(body: AsyncIterable<Buffer>, max: number): Promise<Buffer | undefined> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of body) {
+      size += c.length;
+      if (size <= max) chunks.push(c);
+    }
+    return size <= max ? Buffer.concat(chunks) : undefined;
+  }
+
+  private halt(problem: ReadProblem): void {
+    if (!this.stop.signal.aborted) this.report(problem);
+    this.stop.abort();
+  }
+}
+
+/**
+ * Reads the bundle at `inputPath` and calls `onFile` for every regular file, once, in order.
+ * Throws InputError when the input is missing or is not a bundle in any supported form.
+ */
+export async function walkBundle(
+  inputPath: string,
+  onFile: FileHandler,
+  report: ProblemSink,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+): Promise<WalkResult> {
+  const st = await stat(inputPath).catch((err: NodeJS.ErrnoException) => {
+    throw new InputError(err.code === 'ENOENT' ? `no such file or folder: ${inputPath}` : `cannot read ${inputPath}: ${err.message}`);
+  });
+  const walker = new Walker(onFile, report, limits);
+  const name = basename(inputPath);
+  const result = (format: BundleFormat): WalkResult => ({
+    format,
+    entries: walker.entries,
+    bytes: walker.bytes,
+    nestedArchives: walker.nested,
+  });
+  if (st.isDirectory()) {
+    await readDirectory(inputPath, (e) => walker.entry(e, '', '', 0), report);
+    return result('directory');
+  }
+  if (!st.isFile()) throw new InputError(`not a file or folder: ${inputPath}`);
+  if (st.size === 0) throw new InputError(`${inputPath} is empty`);
+
+  const stream = createReadStream(inputPath, { highWaterMark: 256 * 1024 });
+  const { head, body } = await peek(stream);
+  const format = detectFormat(head);
+  try {
+    switch (format) {
+      case 'gzip': {
+        const inner = await peek(gunzip(body)).catch(() => undefined);
+        if (!inner || inner.head.length === 0) throw new InputError(`${inputPath} is a gzip file that cannot be decompressed`);
+        if (detectFormat(inner.head) === 'tar') {
+          await walker.tar(inner.body, '', '', 0);
+          return result('tar.gz');
+        }
+        if (looksLikeInstallerLog(name.replace(/\.gz$/i, ''), inner.head)) {
+          await walker.entry({ path: name.replace(/\.gz$/i, ''), type: 'file', body: inner.body }, '', '', 0);
+          return result('file');
+        }
+        throw new InputError(`${inputPath} is gzip-compressed but holds no tar archive: not a log bundle`);
+      }
+      case 'tar':
+        await walker.tar(body, '', '', 0);
+        return result('tar');
+      case 'zip':
+        stream.destroy();
+        await readZipFile(inputPath, (e) => walker.entry(e, '', '', 0), report, name);
+        return result('zip');
+      case 'bzip2':
+      case 'xz':
+      case 'zstd':
+        throw new InputError(`${inputPath} is ${format}-compressed: decompress it first (bootlens reads tar.gz, tar, zip and folders)`);
+      default:
+        if (looksLikeInstallerLog(name, head)) {
+          await walker.entry({ path: name, type: 'file', body }, '', '', 0);
+          return result('file');
+        }
+        throw new InputError(`${inputPath} is not a log bundle: expected a tar.gz, tar, zip or folder`);
+    }
+  } finally {
+    stream.destroy();
+  }
+}

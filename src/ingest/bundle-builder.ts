@@ -1,0 +1,135 @@
+// Collects parsed pieces into the Bundle model while the archive is read, then freezes it.
+import type {
+  Bundle,
+  BundleMeta,
+  CertificateInfo,
+  ClusterResources,
+  Container,
+  GatherLog,
+  Host,
+  InstallerLog,
+  LogSummary,
+  NetworkInfo,
+  ReadProblem,
+} from '../model/types.js';
+import { hostKey, type HostSelector } from '../specs/layout.js';
+
+/** A map keyed by names from the bundle: a null prototype keeps `__proto__` a plain key. */
+function dict<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+function newHost(sel: HostSelector): Host {
+  return {
+    role: sel.role,
+    address: sel.role === 'bootstrap' ? 'bootstrap' : sel.address,
+    journals: dict(),
+    unitJournals: dict(),
+    unitStatus: dict(),
+    serviceRecords: dict(),
+    containers: [],
+    controlPlaneLogs: [],
+    failedUnits: [],
+    failedUnitsListed: false,
+    staticPods: [],
+  };
+}
+
+function emptyNetwork(): NetworkInfo {
+  return { interfaces: [], routes: [], nameservers: [], searchDomains: [], hosts: [], sources: [] };
+}
+
+/** Freezes the model so rules can only read it. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  }
+  return value;
+}
+
+export class BundleBuilder {
+  private readonly hosts = new Map<string, Host>();
+  private readonly containers = new Map<string, Container>();
+  readonly problems: ReadProblem[] = [];
+  cluster: ClusterResources | undefined;
+  renderedFiles: string[] = [];
+  certificates: CertificateInfo[] = [];
+  readonly serialLogs: LogSummary[] = [];
+  readonly clusterApiLogs: LogSummary[] = [];
+  gatherLog: GatherLog | undefined;
+  installerLog: InstallerLog | undefined;
+  bootstrapInPlace = false;
+  gatherId: string | undefined;
+  otherFiles = 0;
+
+  host(sel: HostSelector): Host {
+    const key = hostKey(sel);
+    let host = this.hosts.get(key);
+    if (!host) {
+      host = newHost(sel);
+      this.hosts.set(key, host);
+    }
+    return host;
+  }
+
+  network(sel: HostSelector): NetworkInfo {
+    const host = this.host(sel);
+    host.network ??= emptyNetwork();
+    return host.network;
+  }
+
+  /** The container with this id on this host, created on first sight (its log or its inspect). */
+  container(sel: HostSelector, runtime: Container['runtime'], id: string, name?: string): Container {
+    const key = `${hostKey(sel)}/${runtime}/${id}`;
+    let c = this.containers.get(key);
+    if (!c) {
+      c = { runtime, id };
+      if (name) c.name = name;
+      this.containers.set(key, c);
+      this.host(sel).containers.push(c);
+    }
+    return c;
+  }
+
+  clusterResources(): ClusterResources {
+    this.cluster ??= { files: [] };
+    return this.cluster;
+  }
+
+  problem(p: ReadProblem): void {
+    this.problems.push(p);
+  }
+
+  build(meta: Omit<BundleMeta, 'gatherId' | 'layout' | 'otherFiles'> & { nestedArchives: string[] }): Bundle {
+    const { nestedArchives, ...rest } = meta;
+    const masters = [...this.hosts.values()]
+      .filter((h) => h.role === 'master')
+      .sort((a, b) => a.address.localeCompare(b.address, 'en', { numeric: true }));
+    for (const host of this.hosts.values()) {
+      host.hostname ??= host.network?.hostname;
+      host.containers.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id.localeCompare(b.id));
+    }
+    const bundle: Bundle = {
+      meta: {
+        ...rest,
+        otherFiles: this.otherFiles,
+        layout: { bootstrapInPlace: this.bootstrapInPlace, nestedArchives, mastersMissing: masters.length === 0 },
+      },
+      masters,
+      serialLogs: this.serialLogs,
+      clusterApiLogs: this.clusterApiLogs,
+      problems: this.problems,
+    };
+    if (this.gatherId) bundle.meta.gatherId = this.gatherId;
+    const bootstrap = this.hosts.get('bootstrap');
+    if (bootstrap) bundle.bootstrap = bootstrap;
+    if (this.cluster) bundle.cluster = this.cluster;
+    if (this.renderedFiles.length > 0 || this.certificates.length > 0) {
+      bundle.renderedAssets = { files: this.renderedFiles, certificates: this.certificates };
+    }
+    if (this.gatherLog) bundle.gatherLog = this.gatherLog;
+    if (this.installerLog) bundle.installerLog = this.installerLog;
+    return deepFreeze(bundle);
+  }
+}

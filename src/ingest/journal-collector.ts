@@ -1,0 +1,134 @@
+// Reads a `journalctl` text file: boot and empty markers, continuation lines, hostnames and
+// systemd's own lines about the unit, on top of the bounded log summary.
+import type { Journal, JournalBoot, JournalLine, LogKind, SourceRef } from '../model/types.js';
+import { parseJournalLine, parseJournalMarker } from '../text/journal-line.js';
+import { detach } from '../text/lines.js';
+import type { ActiveFilters } from './line-filter.js';
+import { LogCollector, type LogLimits } from './log-collector.js';
+
+const MAX_HOSTNAMES = 16;
+
+function isContinuation(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  // A leading space or tab is how journalctl indents the further lines of one entry, except
+  // for the padded one-digit months of Japanese and Korean locales.
+  return (c === 32 || c === 9) && !/^ \d[\u6708\uc6d4] /.test(raw);
+}
+
+function isMarker(raw: string): boolean {
+  return raw.charCodeAt(0) === 45 && raw.startsWith('-- ');
+}
+
+export class JournalCollector extends LogCollector<JournalLine> {
+  private readonly boots: JournalBoot[] = [];
+  private noEntries = false;
+  private readonly hostnames = new Set<string>();
+  private readonly systemdLines: JournalLine[] = [];
+  private lastHeader: { raw: string; line: number } | undefined;
+  private lastHeaderParsed: JournalLine | undefined;
+
+  constructor(
+    source: SourceRef,
+    kind: Extract<LogKind, 'journal' | 'unit-status-journal'>,
+    private readonly unit: string,
+    filters: ActiveFilters,
+    limits: LogLimits,
+    private readonly referenceTime: number | undefined,
+  ) {
+    super(source, kind, filters, limits, (raw, line) => this.parseEntry(raw, line));
+  }
+
+  private parseEntry(raw: string, line: number): JournalLine {
+    const entry = parseJournalLine(raw, line, this.referenceTime) ?? { line, text: raw };
+    if (this.boots.length > 0) entry.boot = this.boots.length - 1;
+    return entry;
+  }
+
+  protected override observe(raw: string, lineNo: number): void {
+    if (isMarker(raw)) {
+      const marker = parseJournalMarker(raw);
+      if (marker?.type === 'boot') {
+        const boot: JournalBoot = { line: lineNo };
+        if (marker.id) boot.id = marker.id;
+        this.boots.push(boot);
+      } else if (marker?.type === 'no-entries') {
+        this.noEntries = true;
+      }
+      return;
+    }
+    if (isContinuation(raw)) return;
+    this.lastHeader = { raw, line: lineNo };
+    this.lastHeaderParsed = undefined;
+    // systemd's lines about the unit say how it started, exited and failed: keep them all.
+    if (this.systemdLines.length < this.limits.systemdLines && raw.includes(' systemd[')) {
+      const entry = this.keep(raw, lineNo, false);
+      if (entry.identifier === 'systemd') this.systemdLines.push(entry);
+    }
+    if (this.hostnames.size < MAX_HOSTNAMES) {
+      const host = this.hostnameOf(raw, lineNo);
+      if (host) this.hostnames.add(host);
+    }
+  }
+
+  private hostnameOf(raw: string, lineNo: number): string | undefined {
+    // Parsing every header is costly; a new hostname is rare, so parse only when the
+    // line does not contain one already seen.
+    for (const h of this.hostnames) if (raw.includes(` ${h} `)) return undefined;
+    const entry = parseJournalLine(raw, lineNo, this.referenceTime);
+    return entry?.hostname ? detach(entry.hostname) : undefined;
+  }
+
+  protected override keepInHead(raw: string): boolean {
+    return !isMarker(raw);
+  }
+
+  protected override keepMatched(raw: string, lineNo: number, truncated: boolean): JournalLine {
+    if (!isContinuation(raw) || !this.lastHeader) return this.keep(raw, lineNo, truncated);
+    // A continuation line is cited by its own line but dated by its entry's header.
+    this.lastHeaderParsed ??= this.keep(this.lastHeader.raw, this.lastHeader.line, false);
+    const header = this.lastHeaderParsed;
+    const entry: JournalLine = { line: lineNo, text: detach(raw.trim()), raw: detach(raw) };
+    if (truncated) entry.truncated = true;
+    if (header.time !== undefined) entry.time = header.time;
+    if (header.hostname) entry.hostname = header.hostname;
+    if (header.identifier) entry.identifier = header.identifier;
+    if (header.pid !== undefined) entry.pid = header.pid;
+    if (header.boot !== undefined) entry.boot = header.boot;
+    return entry;
+  }
+
+  protected override buildTail(): JournalLine[] {
+    const out: JournalLine[] = [];
+    for (const r of this.tailLines()) {
+      if (isMarker(r.raw)) continue;
+      const prev = out[out.length - 1];
+      if (isContinuation(r.raw) && prev) {
+        (prev.continuation ??= []).push(detach(r.raw.trim()));
+        continue;
+      }
+      out.push(this.keep(r.raw, r.line, r.truncated));
+    }
+    return out;
+  }
+
+  /** The journal; call once, after the last line. */
+  journal(): Journal {
+    const base = this.summary();
+    const journal: Journal = {
+      ...base,
+      kind: this.kind as Journal['kind'],
+      format: 'journal',
+      unit: this.unit,
+      boots: this.boots,
+      noEntries: this.noEntries,
+      hostnames: [...this.hostnames],
+      systemdLines: this.systemdLines,
+    };
+    // The last header may lie before the kept tail when the tail is all continuation lines.
+    if (journal.lastTime === undefined && this.lastHeader) {
+      const t = parseJournalLine(this.lastHeader.raw, this.lastHeader.line, this.referenceTime)?.time;
+      if (t !== undefined) journal.lastTime = t;
+    }
+    return journal;
+  }
+}

@@ -1,0 +1,51 @@
+// Line filters: what a later layer (the rule engine) asks the reader to keep from huge logs.
+// The reader keeps only lines some filter wants, so memory stays flat whatever the log size.
+import type { HostRole, LogKind } from '../model/types.js';
+
+/** The log a line belongs to, as filters see it. */
+export interface LogTarget {
+  kind: LogKind;
+  file: string;
+  hostRole?: HostRole;
+  /** Journal unit (`bootkube`), for journals. */
+  unit?: string;
+  /** Container name, for container logs. */
+  container?: string;
+}
+
+export interface LineFilter {
+  id: string;
+  /** Whether the filter reads this log at all; decided once per file. */
+  appliesTo(target: LogTarget): boolean;
+  /** Cheap prefilter: the raw line must contain one of these (case-sensitive). Empty: every line. */
+  literals: readonly string[];
+  /** The precise test, run only on lines that passed the literals. */
+  pattern?: RegExp;
+}
+
+/** The filters that apply to one log, compiled for the per-line loop. */
+export class ActiveFilters {
+  private readonly filters: readonly LineFilter[];
+
+  constructor(all: readonly LineFilter[], target: LogTarget) {
+    this.filters = all.filter((f) => f.appliesTo(target));
+  }
+
+  get empty(): boolean {
+    return this.filters.length === 0;
+  }
+
+  /** Ids of the filters the line matches; undefined when none does (the common case). */
+  match(raw: string): string[] | undefined {
+    let ids: string[] | undefined;
+    for (const f of this.filters) {
+      if (f.literals.length > 0 && !f.literals.some((l) => raw.includes(l))) continue;
+      if (f.pattern) {
+        f.pattern.lastIndex = 0;
+        if (!f.pattern.test(raw)) continue;
+      }
+      (ids ??= []).push(f.id);
+    }
+    return ids;
+  }
+}

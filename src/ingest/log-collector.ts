@@ -1,0 +1,159 @@
+// Reads one log line by line and keeps a bounded summary: counts, time range, head, tail and
+// the lines registered filters asked for. Lines are parsed only when kept.
+import type { LogFormat, LogKind, LogLine, LogSummary, MatchedLine, SourceRef } from '../model/types.js';
+import { detach } from '../text/lines.js';
+import { parseLogLine, type ParsedLogLine } from '../text/log-line.js';
+import type { ActiveFilters } from './line-filter.js';
+
+export interface LogLimits {
+  headLines: number;
+  tailLines: number;
+  /** Matched lines kept per file; more are counted in `matchedDropped`. */
+  matchedLines: number;
+  /** systemd's lines about the unit, kept per journal. */
+  systemdLines: number;
+}
+
+export const DEFAULT_LOG_LIMITS: LogLimits = {
+  headLines: 20,
+  tailLines: 200,
+  matchedLines: 2000,
+  systemdLines: 500,
+};
+
+export interface RawLine {
+  raw: string;
+  line: number;
+  truncated: boolean;
+}
+
+/** Turns a raw line into a model line; kept lines only. */
+export type LineParser<L extends LogLine> = (raw: string, line: number) => L;
+
+/** Summarises any line-oriented log. Subclasses add format-specific state (journals). */
+export class LogCollector<L extends LogLine = LogLine> {
+  protected lineCount = 0;
+  protected truncatedLines = 0;
+  protected bytes = 0;
+  protected readonly head: L[] = [];
+  private readonly tailRing: RawLine[] = [];
+  private tailNext = 0;
+  protected readonly matched: MatchedLine<L>[] = [];
+  protected matchedDropped = 0;
+  private readonly formats = new Map<LogFormat, number>();
+
+  constructor(
+    protected readonly source: SourceRef,
+    protected readonly kind: LogKind,
+    protected readonly filters: ActiveFilters,
+    protected readonly limits: LogLimits,
+    protected readonly parse: LineParser<L>,
+  ) {}
+
+  /** Adds the byte count of a chunk (lines are counted as they come). */
+  addBytes(n: number): void {
+    this.bytes += n;
+  }
+
+  /** Takes one line, as the splitter emits it. */
+  line(raw: string, truncated: boolean): void {
+    const lineNo = ++this.lineCount;
+    if (truncated) this.truncatedLines++;
+    this.observe(raw, lineNo, truncated);
+    if (this.head.length < this.limits.headLines && this.keepInHead(raw)) {
+      this.head.push(this.keep(raw, lineNo, truncated));
+    }
+    const ring = this.tailRing;
+    const slot: RawLine = { raw, line: lineNo, truncated };
+    if (ring.length < this.limits.tailLines) ring.push(slot);
+    else if (this.limits.tailLines > 0) {
+      ring[this.tailNext] = slot;
+      this.tailNext = (this.tailNext + 1) % this.limits.tailLines;
+    }
+    if (!this.filters.empty) {
+      const ids = this.filters.match(raw);
+      if (ids) {
+        if (this.matched.length < this.limits.matchedLines) {
+          this.matched.push({ entry: this.keepMatched(raw, lineNo, truncated), filterIds: ids });
+        } else {
+          this.matchedDropped++;
+        }
+      }
+    }
+  }
+
+  /** Hook for subclasses: sees every line before retention decisions. */
+  protected observe(_raw: string, _lineNo: number, _truncated: boolean): void {}
+
+  /** Hook for subclasses: whether a line may be a head line (journals skip markers). */
+  protected keepInHead(_raw: string): boolean {
+    return true;
+  }
+
+  /** Parses and detaches a line the summary keeps. */
+  protected keep(raw: string, lineNo: number, truncated: boolean): L {
+    const entry = this.parse(detach(raw), lineNo);
+    if (truncated) entry.truncated = true;
+    const withFormat = entry as L & { format?: LogFormat };
+    if (withFormat.format) {
+      this.formats.set(withFormat.format, (this.formats.get(withFormat.format) ?? 0) + 1);
+      // The format is a property of the file, not of each kept line.
+      delete withFormat.format;
+    }
+    return entry;
+  }
+
+  /** Parses a matched line; journals give continuation lines their entry's time. */
+  protected keepMatched(raw: string, lineNo: number, truncated: boolean): L {
+    return this.keep(raw, lineNo, truncated);
+  }
+
+  /** The tail's raw lines, oldest first. */
+  protected tailLines(): RawLine[] {
+    const ring = this.tailRing;
+    return ring.length < this.limits.tailLines ? ring.slice() : [...ring.slice(this.tailNext), ...ring.slice(0, this.tailNext)];
+  }
+
+  protected buildTail(): L[] {
+    return this.tailLines().map((r) => this.keep(r.raw, r.line, r.truncated));
+  }
+
+  protected dominantFormat(): LogFormat {
+    let best: LogFormat = 'plain';
+    let count = 0;
+    for (const [format, n] of this.formats) {
+      if (n > count || (n === count && best === 'plain')) {
+        best = format;
+        count = n;
+      }
+    }
+    return best;
+  }
+
+  /** The summary; call once, after the last line. */
+  summary(): LogSummary<L> {
+    const tail = this.buildTail();
+    const summary: LogSummary<L> = {
+      source: this.source,
+      kind: this.kind,
+      format: this.dominantFormat(),
+      bytes: this.bytes,
+      lineCount: this.lineCount,
+      truncatedLines: this.truncatedLines,
+      head: this.head,
+      tail,
+      matched: this.matched,
+      matchedDropped: this.matchedDropped,
+    };
+    const first = this.head.find((l) => l.time !== undefined)?.time;
+    const last = [...tail].reverse().find((l) => l.time !== undefined)?.time;
+    if (first !== undefined) summary.firstTime = first;
+    if (last !== undefined) summary.lastTime = last;
+    return summary;
+  }
+}
+
+/** A parser for container, serial and other plain logs, with year inference from the bundle. */
+export function plainLineParser(referenceTime: number | undefined): LineParser<ParsedLogLine> {
+  return (raw, line) => parseLogLine(raw, line, referenceTime);
+}

@@ -1,0 +1,376 @@
+// Reads a bundle into the model in one streaming pass: the walker yields files, the layout
+// names their source, and each source goes to its parser or to a streaming log collector.
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { DEFAULT_READ_LIMITS, walkBundle, type BundleFile, type ReadLimits } from '../archive/walk-bundle.js';
+import type { Bundle, LogKind, LogLine, LogSummary, ReadProblem, SourceRef } from '../model/types.js';
+import { parseCertificates } from '../parsers/certificates.js';
+import { parseCrictlInspect, parsePodmanInspect } from '../parsers/container-inspect.js';
+import { parseEtcdEndpointHealth, parseEtcdMemberList, sniffEtcdctlOutput } from '../parsers/etcdctl.js';
+import { createGatherLogScanner } from '../parsers/gather-log.js';
+import { createInstallerLogScanner } from '../parsers/installer-log.js';
+import {
+  classifyResourceText,
+  parseClusterOperators,
+  parseClusterVersion,
+  parseCsrs,
+  parseEvents,
+  parseNameList,
+  parseNodes,
+  parsePods,
+} from '../parsers/kube-resources.js';
+import { parseHostname, parseHosts, parseIpAddr, parseIpRoute, parseResolvConf } from '../parsers/network.js';
+import type { Parsed } from '../parsers/parsed.js';
+import { parseServiceRecords } from '../parsers/service-records.js';
+import { parseStaticPods } from '../parsers/static-pod.js';
+import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
+import { classifyPath, type HostSelector, type SourceSpec } from '../specs/layout.js';
+import { LineSplitter } from '../text/lines.js';
+import { gatherIdTime } from '../text/time.js';
+import { BundleBuilder } from './bundle-builder.js';
+import { JournalCollector } from './journal-collector.js';
+import { ActiveFilters, type LineFilter, type LogTarget } from './line-filter.js';
+import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from './log-collector.js';
+
+export interface ReadOptions {
+  /** Lines to keep from large logs, registered by later layers (rules). */
+  filters?: readonly LineFilter[];
+  limits?: Partial<ReadLimits>;
+  logLimits?: Partial<LogLimits>;
+  /** Longer lines are cut and marked. */
+  maxLineLength?: number;
+  /** Largest JSON/YAML/text file parsed whole; larger ones are reported and skipped. */
+  maxStructuredBytes?: number;
+  /** The installer's own `.openshift_install.log`, given beside the bundle. */
+  installLog?: string;
+}
+
+const DEFAULT_MAX_LINE = 64 * 1024;
+const DEFAULT_MAX_STRUCTURED = 48 * 1024 * 1024;
+
+class TooLarge extends Error {}
+
+async function readText(body: AsyncIterable<Buffer>, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of body) {
+    size += c.length;
+    if (size > max) throw new TooLarge(`larger than ${max} bytes: not parsed`);
+    chunks.push(c);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Routes each bundle file to its parser and collects the results. */
+class Router {
+  readonly builder = new BundleBuilder();
+  referenceTime: number | undefined;
+  private readonly logLimits: LogLimits;
+  private readonly maxLine: number;
+  private readonly maxStructured: number;
+
+  constructor(
+    private readonly filters: readonly LineFilter[],
+    options: ReadOptions,
+    private readonly fallbackTime: number,
+  ) {
+    this.logLimits = { ...DEFAULT_LOG_LIMITS, ...options.logLimits };
+    this.maxLine = options.maxLineLength ?? DEFAULT_MAX_LINE;
+    this.maxStructured = options.maxStructuredBytes ?? DEFAULT_MAX_STRUCTURED;
+  }
+
+  report = (p: ReadProblem): void => this.builder.problem(p);
+
+  private adopt<T>(result: Parsed<T>, file: string): T {
+    for (const p of result.problems) {
+      const problem: ReadProblem = { kind: p.kind, file, message: p.message };
+      if (p.line !== undefined) problem.line = p.line;
+      this.report(problem);
+    }
+    return result.value;
+  }
+
+  async file(file: BundleFile): Promise<void> {
+    const cls = classifyPath(file.logicalPath);
+    if (cls.bootstrapInPlace) this.builder.bootstrapInPlace = true;
+    if (cls.gatherId && !this.builder.gatherId) this.builder.gatherId = cls.gatherId;
+    // Year-less journal times need a year: the gather id's, else the first file's date.
+    this.referenceTime ??= (cls.gatherId ? gatherIdTime(cls.gatherId) : undefined) ?? file.mtime ?? this.fallbackTime;
+    const spec = cls.spec;
+    if (!spec) {
+      this.builder.otherFiles++;
+      return;
+    }
+    const source: SourceRef = { file: file.path };
+    try {
+      await this.route(spec, file, source);
+    } catch (err) {
+      if (err instanceof TooLarge) this.report({ kind: 'too-large', file: file.path, message: err.message });
+      else throw err;
+    }
+  }
+
+  private async route(spec: SourceSpec, file: BundleFile, source: SourceRef): Promise<void> {
+    const b = this.builder;
+    switch (spec.kind) {
+      case 'journal':
+      case 'unit-status-journal': {
+        const target: LogTarget = { kind: spec.kind, file: file.path, hostRole: spec.host.role, unit: spec.unit };
+        const collector = new JournalCollector(source, spec.kind, spec.unit, this.active(target), this.logLimits, this.referenceTime);
+        await this.stream(file.body, collector);
+        const journal = collector.journal();
+        this.noteTruncation(journal);
+        const host = b.host(spec.host);
+        if (spec.kind === 'journal') host.journals[spec.unit] = journal;
+        else host.unitJournals[spec.unit] = journal;
+        return;
+      }
+      case 'container-log': {
+        const summary = await this.log(file, 'container', source, { hostRole: spec.host.role, container: spec.name });
+        b.container(spec.host, spec.runtime, spec.id, spec.name).log = summary;
+        return;
+      }
+      case 'control-plane-log':
+        b.host(spec.host).controlPlaneLogs.push(await this.log(file, 'container', source, { hostRole: spec.host.role }));
+        return;
+      case 'serial-log':
+        b.serialLogs.push(await this.log(file, 'serial', source, {}));
+        return;
+      case 'clusterapi-log':
+        b.clusterApiLogs.push(await this.log(file, 'clusterapi', source, {}));
+        return;
+      case 'gather-log': {
+        const scanner = createGatherLogScanner();
+        const summary = await this.log(file, 'gather', source, {}, (raw, n) => void scanner.scan(raw, n));
+        b.gatherLog = { ...summary, kind: 'gather', ...scanner.facts() };
+        return;
+      }
+      case 'installer-log': {
+        const scanner = createInstallerLogScanner();
+        const summary = await this.log(file, 'installer', source, {}, (raw, n) => void scanner.scan(raw, n));
+        b.installerLog = { ...summary, kind: 'installer', ...scanner.facts() };
+        return;
+      }
+      case 'rendered-other':
+        b.renderedFiles.push(file.path);
+        return;
+      case 'resource-other':
+        return;
+      default:
+        return this.structured(spec, await readText(file.body, this.maxStructured), source);
+    }
+  }
+
+  /** Files parsed whole: small JSON, YAML and text. */
+  private structured(spec: SourceSpec, text: string, source: SourceRef): void {
+    const b = this.builder;
+    const file = source.file;
+    switch (spec.kind) {
+      case 'service-record':
+        b.host(spec.host).serviceRecords[spec.service] = this.adopt(parseServiceRecords(text, source, spec.service), file);
+        return;
+      case 'container-inspect':
+        return this.inspect(spec.host, spec.runtime, spec.id, spec.name, text, source);
+      case 'unit-status':
+        b.host(spec.host).unitStatus[spec.unit] = this.adopt(parseUnitStatus(text, source, spec.unit, this.referenceTime), file);
+        return;
+      case 'failed-units': {
+        const host = b.host(spec.host);
+        host.failedUnits.push(...this.adopt(parseFailedUnits(text, source), file));
+        host.failedUnitsListed = true;
+        return;
+      }
+      case 'network':
+        return this.network(spec.host, spec.file, text, source);
+      case 'etcd-output': {
+        const host = b.host(spec.host);
+        host.etcd ??= { memberLists: [], health: [] };
+        const kind = sniffEtcdctlOutput(text);
+        if (kind === 'member-list') host.etcd.memberLists.push(this.adopt(parseEtcdMemberList(text, source), file));
+        else if (kind === 'endpoint-health') host.etcd.health.push(...this.adopt(parseEtcdEndpointHealth(text, source), file));
+        else this.report({ kind: 'unparseable', file, message: 'not etcdctl member list or endpoint health output' });
+        return;
+      }
+      case 'rendered-manifest':
+        b.renderedFiles.push(file);
+        if (/^kind:\s*Pod\b/m.test(text) || /"kind"\s*:\s*"Pod"/.test(text)) {
+          b.host({ role: 'bootstrap' }).staticPods.push(...this.adopt(parseStaticPods(text, source), file));
+        }
+        return;
+      case 'rendered-certificate':
+        b.renderedFiles.push(file);
+        b.certificates.push(...this.adopt(parseCertificates(text, source), file));
+        return;
+      case 'resource-list': {
+        const names = this.adopt(parseNameList(text), source.file);
+        const cluster = b.clusterResources();
+        if (spec.name === 'nodes') cluster.nodeNames = names;
+        else cluster.masterNames = names;
+        return;
+      }
+      case 'resource-json':
+        return this.resource(spec.name, text, source);
+      default:
+        return;
+    }
+  }
+
+  private inspect(host: HostSelector, runtime: 'cri-o' | 'podman', id: string, name: string | undefined, text: string, source: SourceRef): void {
+    const target = this.builder.container(host, runtime, id, name);
+    const parsedContainers =
+      runtime === 'cri-o' ? [this.adopt(parseCrictlInspect(text, source), source.file)] : this.adopt(parsePodmanInspect(text, source), source.file);
+    const found = parsedContainers[0];
+    if (!found) return;
+    const log = target.log;
+    Object.assign(target, found, { runtime: target.runtime, id: target.id, inspectSource: source });
+    if (!target.name && name) target.name = name;
+    if (log) target.log = log;
+  }
+
+  private network(host: HostSelector, kind: string, text: string, source: SourceRef): void {
+    const net = this.builder.network(host);
+    net.sources.push(source);
+    const file = source.file;
+    switch (kind) {
+      case 'ip-addr':
+        net.interfaces.push(...this.adopt(parseIpAddr(text), file));
+        return;
+      case 'ip-route':
+        net.routes.push(...this.adopt(parseIpRoute(text), file));
+        return;
+      case 'resolv.conf': {
+        const r = this.adopt(parseResolvConf(text), file);
+        net.nameservers.push(...r.nameservers);
+        net.searchDomains.push(...r.searchDomains);
+        return;
+      }
+      case 'hosts':
+        net.hosts.push(...this.adopt(parseHosts(text), file));
+        return;
+      case 'hostname': {
+        const name = this.adopt(parseHostname(text), file);
+        if (name) net.hostname = name;
+        return;
+      }
+    }
+  }
+
+  private resource(name: string, text: string, source: SourceRef): void {
+    const cluster = this.builder.clusterResources();
+    const { status, json } = classifyResourceText(text, source, name);
+    cluster.files.push(status);
+    if (status.status !== 'ok' || json === undefined) return;
+    const file = source.file;
+    switch (name) {
+      case 'nodes':
+        cluster.nodes = this.adopt(parseNodes(json, source), file);
+        return;
+      case 'csr':
+        cluster.csrs = this.adopt(parseCsrs(json, source), file);
+        return;
+      case 'clusteroperators':
+        cluster.clusterOperators = this.adopt(parseClusterOperators(json, source), file);
+        return;
+      case 'clusterversion':
+        cluster.clusterVersion = this.adopt(parseClusterVersion(json, source), file);
+        return;
+      case 'pods':
+        cluster.pods = this.adopt(parsePods(json, source), file);
+        return;
+      case 'events':
+        cluster.events = this.adopt(parseEvents(json, source), file);
+        return;
+    }
+  }
+
+  private active(target: LogTarget): ActiveFilters {
+    return new ActiveFilters(this.filters, target);
+  }
+
+  private async log(
+    file: BundleFile,
+    kind: LogKind,
+    source: SourceRef,
+    extra: Pick<LogTarget, 'hostRole' | 'container'>,
+    everyLine?: (raw: string, line: number) => void,
+  ): Promise<LogSummary> {
+    const target: LogTarget = { kind, file: file.path, ...extra };
+    const collector = new LogCollector<LogLine>(source, kind, this.active(target), this.logLimits, plainLineParser(this.referenceTime));
+    await this.stream(file.body, collector, everyLine);
+    const summary = collector.summary();
+    this.noteTruncation(summary);
+    return summary;
+  }
+
+  private async stream(
+    body: AsyncIterable<Buffer>,
+    collector: LogCollector<LogLine>,
+    everyLine?: (raw: string, line: number) => void,
+  ): Promise<void> {
+    let n = 0;
+    const splitter = new LineSplitter(
+      this.maxLine,
+      everyLine
+        ? (line, truncated) => {
+            everyLine(line, ++n);
+            collector.line(line, truncated);
+          }
+        : (line, truncated) => collector.line(line, truncated),
+    );
+    try {
+      for await (const chunk of body) {
+        collector.addBytes(chunk.length);
+        splitter.push(chunk);
+      }
+    } finally {
+      splitter.end();
+    }
+  }
+
+  /** Cut lines are marked one by one; the file gets one problem saying how many. */
+  private noteTruncation(summary: LogSummary<LogLine>): void {
+    if (summary.truncatedLines > 0) {
+      this.report({
+        kind: 'limit',
+        file: summary.source.file,
+        message: `${summary.truncatedLines} line(s) longer than ${this.maxLine} characters were cut`,
+      });
+    }
+  }
+}
+
+/**
+ * Reads the bundle at `inputPath` into the model. Damage inside the bundle becomes
+ * `problems`; input that is no bundle at all throws InputError.
+ */
+export async function readBundle(inputPath: string, options: ReadOptions = {}): Promise<Bundle> {
+  const inputTime = await stat(inputPath).then(
+    (st) => st.mtimeMs,
+    () => Date.now(),
+  );
+  const router = new Router(options.filters ?? [], options, inputTime);
+  const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
+  const walk = await walkBundle(inputPath, (f) => router.file(f), router.report, limits);
+  let entries = walk.entries;
+  let bytes = walk.bytes;
+  if (options.installLog) {
+    const extra = await walkBundle(
+      options.installLog,
+      (f) => router.file({ ...f, logicalPath: '.openshift_install.log' }),
+      router.report,
+      limits,
+    );
+    entries += extra.entries;
+    bytes += extra.bytes;
+  }
+  return router.builder.build({
+    name: basename(inputPath),
+    path: inputPath,
+    format: walk.format,
+    referenceTime: router.referenceTime ?? inputTime,
+    entries,
+    bytes,
+    nestedArchives: walk.nestedArchives,
+  });
+}
