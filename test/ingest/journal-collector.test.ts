@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { JournalCollector } from '../../src/ingest/journal-collector.js';
+import { ActiveFilters, type LineFilter } from '../../src/ingest/line-filter.js';
+import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from '../../src/ingest/log-collector.js';
+import { LineSplitter } from '../../src/text/lines.js';
+
+const REF = Date.UTC(2026, 10, 22, 11, 18);
+
+const JOURNAL = [
+  '-- Logs begin at Sun 2026-11-22 10:12:00 UTC, end at Sun 2026-11-22 11:18:00 UTC. --',
+  'Nov 22 10:14:58 bootstrap.ocp4.example.com systemd[1]: Started Bootstrap a Kubernetes cluster.',
+  'Nov 22 10:15:04 bootstrap.ocp4.example.com bootkube.sh[2507]: Waiting for etcd cluster...',
+  'Nov 22 10:16:01 bootstrap.ocp4.example.com bootkube.sh[2507]: {"level":"warn","msg":"retrying of unary invoker failed",',
+  '                                                  "error":"rpc error: code = DeadlineExceeded desc = context deadline exceeded"}',
+  '-- Boot 0f1e2d3c4b5a69788796a5b4c3d2e1f0 --',
+  'Nov 22 11:16:01 bootstrap.ocp4.example.com bootkube.sh[2507]: etcdctl failed. Retrying in 5 seconds...',
+  'Nov 22 11:16:02 bootstrap.ocp4.example.com systemd[1]: bootkube.service: Main process exited, code=exited, status=1/FAILURE',
+  "Nov 22 11:16:02 bootstrap.ocp4.example.com systemd[1]: bootkube.service: Failed with result 'exit-code'.",
+].join('\n');
+
+const deadline: LineFilter = {
+  id: 'deadline',
+  appliesTo: (t) => t.unit === 'bootkube',
+  literals: ['DeadlineExceeded', 'deadline exceeded'],
+  pattern: /context deadline exceeded/,
+};
+const etcdctl: LineFilter = { id: 'etcdctl', appliesTo: (t) => t.kind === 'journal', literals: ['etcdctl failed'] };
+const other: LineFilter = { id: 'kubelet-only', appliesTo: (t) => t.unit === 'kubelet', literals: ['etcdctl'] };
+
+function collect(text: string, limits: Partial<LogLimits> = {}, chunk = 7) {
+  const filters = new ActiveFilters([deadline, etcdctl, other], { kind: 'journal', file: 'b/journals/bootkube.log', unit: 'bootkube' });
+  const c = new JournalCollector({ file: 'b/journals/bootkube.log' }, 'journal', 'bootkube', filters, { ...DEFAULT_LOG_LIMITS, ...limits }, REF);
+  const s = new LineSplitter(4096, (l, t) => c.line(l, t));
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < bytes.length; i += chunk) {
+    c.addBytes(Math.min(chunk, bytes.length - i));
+    s.push(bytes.subarray(i, i + chunk));
+  }
+  s.end();
+  return c.journal();
+}
+
+describe('JournalCollector', () => {
+  it('summarises a journal: counts, time range, boots, hostnames, systemd lines', () => {
+    const j = collect(JOURNAL);
+    expect(j.unit).toBe('bootkube');
+    expect(j.lineCount).toBe(9);
+    expect(j.bytes).toBe(Buffer.byteLength(JOURNAL));
+    expect(j.firstTime).toBe(Date.UTC(2026, 10, 22, 10, 14, 58));
+    expect(j.lastTime).toBe(Date.UTC(2026, 10, 22, 11, 16, 2));
+    expect(j.boots).toEqual([{ line: 6, id: '0f1e2d3c4b5a69788796a5b4c3d2e1f0' }]);
+    expect(j.hostnames).toEqual(['bootstrap.ocp4.example.com']);
+    expect(j.noEntries).toBe(false);
+    expect(j.systemdLines.map((l) => [l.line, l.text])).toEqual([
+      [2, 'Started Bootstrap a Kubernetes cluster.'],
+      [8, 'bootkube.service: Main process exited, code=exited, status=1/FAILURE'],
+      [9, "bootkube.service: Failed with result 'exit-code'."],
+    ]);
+  });
+
+  it('keeps matched lines with their filter ids; a continuation line is dated by its entry', () => {
+    const j = collect(JOURNAL);
+    expect(j.matched.map((m) => [m.entry.line, m.filterIds])).toEqual([
+      [5, ['deadline']],
+      [7, ['etcdctl']],
+    ]);
+    const cont = j.matched[0].entry;
+    expect(cont.time).toBe(Date.UTC(2026, 10, 22, 10, 16, 1));
+    expect(cont.identifier).toBe('bootkube.sh');
+    expect(cont.pid).toBe(2507);
+    expect(cont.text).toContain('context deadline exceeded');
+    expect(j.matched[1].entry.boot).toBe(0);
+  });
+
+  it('folds continuation lines into their entry in the tail and skips markers', () => {
+    const j = collect(JOURNAL);
+    expect(j.tail.map((l) => l.line)).toEqual([2, 3, 4, 7, 8, 9]);
+    expect(j.tail[2].continuation).toEqual(['"error":"rpc error: code = DeadlineExceeded desc = context deadline exceeded"}']);
+    expect(j.head[0].line).toBe(2);
+  });
+
+  it('bounds the tail and the matches, counting what it dropped', () => {
+    const many = Array.from({ length: 500 }, (_, i) => `Nov 22 10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} h bootkube.sh[1]: etcdctl failed. Retrying in 5 seconds... ${i}`).join('\n');
+    const j = collect(many, { tailLines: 10, matchedLines: 50, headLines: 3 });
+    expect(j.lineCount).toBe(500);
+    expect(j.head).toHaveLength(3);
+    expect(j.tail.map((l) => l.line)).toEqual([491, 492, 493, 494, 495, 496, 497, 498, 499, 500]);
+    expect(j.matched).toHaveLength(50);
+    expect(j.matchedDropped).toBe(450);
+    expect(j.lastTime).toBe(Date.UTC(2026, 10, 22, 10, 8, 19));
+  });
+
+  it('recognises an empty unit', () => {
+    const j = collect('-- No entries --\n');
+    expect(j.noEntries).toBe(true);
+    expect(j.lineCount).toBe(1);
+    expect(j.head).toEqual([]);
+    expect(j.tail).toEqual([]);
+    expect(j.firstTime).toBeUndefined();
+  });
+});
+
+describe('LogCollector on container logs', () => {
+  it('reads klog and etcd JSON lines with their times and levels', () => {
+    const text = [
+      '{"level":"info","ts":"2026-11-22T10:15:05.100Z","caller":"embed/etcd.go:124","msg":"configuring peer listeners"}',
+      '{"level":"warn","ts":"2026-11-22T10:15:40.100Z","caller":"wal/wal.go:805","msg":"slow fdatasync","took":"1.2s"}',
+      'I1122 10:16:00.000001       1 main.go:10] shutting down',
+    ].join('\n');
+    const filters = new ActiveFilters([{ id: 'slow', appliesTo: (t) => t.container === 'etcd', literals: ['slow fdatasync'] }], { kind: 'container', file: 'etcd.log', container: 'etcd' });
+    const c = new LogCollector({ file: 'etcd.log' }, 'container', filters, DEFAULT_LOG_LIMITS, plainLineParser(REF));
+    const s = new LineSplitter(4096, (l, t) => c.line(l, t));
+    s.push(Buffer.from(text));
+    s.end();
+    const sum = c.summary();
+    expect(sum.format).toBe('json');
+    expect(sum.firstTime).toBe(Date.UTC(2026, 10, 22, 10, 15, 5, 100));
+    expect(sum.lastTime).toBe(Date.UTC(2026, 10, 22, 10, 16, 0));
+    expect(sum.matched).toHaveLength(1);
+    expect(sum.matched[0].entry).toMatchObject({ line: 2, text: 'slow fdatasync', level: 'warn' });
+    expect(sum.tail[2]).toMatchObject({ text: 'shutting down', level: 'I' });
+  });
+});
