@@ -56,11 +56,15 @@ const ERROR_RES: readonly RegExp[] = [
   /^(?:ERRO|FATA)\[/,
 ];
 const ERROR_LEVELS = new Set(['error', 'fatal', 'panic', 'E', 'F']);
+// Notices, not failures: every gather prints the first (the script pipes an empty `find` into
+// `xargs rm` when the rendered assets hold no kubeconfig or key to delete); tar prints the
+// second when given absolute paths.
+const BENIGN_RE = /^rm: missing operand$|^tar: Removing leading /;
 
 function isErrorLine(entry: LogLine): boolean {
   if (entry.level !== undefined && ERROR_LEVELS.has(entry.level)) return true;
   const text = entry.text;
-  return ERROR_RES.some((re) => re.test(text));
+  return !BENIGN_RE.test(text) && ERROR_RES.some((re) => re.test(text));
 }
 
 /** Parses one gather.log line; lines the installer re-logged (`level=debug msg=...`) give their message. */

@@ -157,7 +157,8 @@ function redact(raw: string): string {
   return raw.replace(PASSWORD_RE, '$1<redacted>').replace(OC_LOGIN_RE, '$1<redacted>');
 }
 
-// pkg/version: `OpenShift Installer 4.14.0`; releases before 4.4 wrote `v4.3.0`.
+// pkg/version, logged at the start of every run: `OpenShift Installer 4.14.0`; early 4.x
+// releases wrote `v4.3.0`. Kept as written.
 const VERSION_RE = /^OpenShift Installer (\S+)/;
 // pkg/asset/releaseimage/pullspec.go: `Found override for release image (<pullspec>). Please
 // be warned, this is not advised` (older releases left the pullspec out);
@@ -171,19 +172,21 @@ const ANY_IMAGE_RE = /\brelease image:?\s+\(?([\w.-]+(?::\d+)?\/[^\s()"',]+)/i;
 
 // cmd/openshift-install/create.go and command/waitfor.go:
 // `Waiting up to 20m0s (until 10:35AM UTC) for the Kubernetes API at https://...:6443...`,
-// `Waiting up to 40m0s for bootstrapping to complete...` (no `until` before 4.10),
+// `Waiting up to 40m0s for bootstrapping to complete...` (older releases print no `until`),
 // `Waiting up to 30m0s (until ...) to ensure each cluster operator has finished progressing...`.
 const WAIT_RE = /Waiting up to (\S+?)(?: \(until [^)]*\))? (?:for|to) (.+?)(?:\.\.\.)?\s*$/;
 
 // cmd/openshift-install/gather.go logClusterOperatorConditions:
 // `Cluster operator <name> <Condition> is <Status> with <Reason>: <Message>`; the reason may be
-// empty (`with : `). Other tools print the same sentence without `with <Reason>`.
-const OPERATOR_RE = /^Cluster operator (\S+) (\S+) is (\S+?)(?: with ([^:]*?))?(?::(?: ([\s\S]*))?)?$/;
+// empty (`with : `) or hold `::` (`APIServerDeployment_UnavailablePod::OAuthServerDeployment_...`,
+// operators join several reasons so), so it ends at the first `: `. Other tools print the same
+// sentence without `with <Reason>`.
+const OPERATOR_RE = /^Cluster operator (\S+) (\S+) is (\S+?)(?: with (\S*?|[^:]*?))?(?:: ([\s\S]*)|:)?$/;
 
 // Lines that report a timeout or a failed wait, whatever their level:
 // create.go: `Bootstrap failed to complete: <err>` (fatal), `failed to wait for bootstrapping
-// to complete` (wrapped error), `failed waiting for Kubernetes API` (4.6+) and `waiting for
-// Kubernetes API: context deadline exceeded` (before), `failed to initialize the cluster: ...`;
+// to complete` (wrapped error), `failed waiting for Kubernetes API` (newer) and `waiting for
+// Kubernetes API: context deadline exceeded` (older), `failed to initialize the cluster: ...`;
 // client-go: `timed out waiting for the condition`; Go's context: `context deadline exceeded`.
 const FAILURE_RE =
   /Bootstrap failed to complete|failed to wait for bootstrapping to complete|context deadline exceeded|failed waiting for Kubernetes API|waiting for Kubernetes API: |timed out waiting for the condition|failed to initialize the cluster/i;

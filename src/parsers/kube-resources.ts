@@ -62,16 +62,11 @@ function getTime(obj: unknown, key: string): number | undefined {
   return parseIsoTime(getString(obj, key));
 }
 
+/** The first line of `text`, trimmed and cut at the message limit; never splits the whole text. */
 function firstLine(text: string): string {
-  const line = text.split(/\r?\n/, 1)[0].trim();
+  const nl = text.indexOf('\n');
+  const line = (nl < 0 ? text : text.slice(0, nl)).trim();
   return line.length > MESSAGE_MAX ? line.slice(0, MESSAGE_MAX) : line;
-}
-
-function firstNonBlankLine(text: string): string {
-  for (const line of text.split(/\r?\n/)) {
-    if (line.trim() !== '') return firstLine(line);
-  }
-  return '';
 }
 
 // Control characters other than tab/CR/LF, or the replacement character: the bytes were not
@@ -99,6 +94,7 @@ function tryParse(text: string): { ok: true; json: unknown } | { ok: false; erro
  * stdout, so an unreachable API leaves the file empty), the message `oc` printed instead of
  * JSON (`error`, first line, at most 300 characters), broken JSON (`unparseable`) or a
  * document (`ok`, with the item count and the parsed JSON for the parse* functions).
+ * `too-large` is the caller's to set: it knows the size before reading the text.
  */
 export function classifyResourceText(
   text: string,
@@ -121,7 +117,8 @@ export function classifyResourceText(
     const result = tryParse(trimmed.slice(jsonStart + 1));
     if (result.ok) return okStatus(source, name, result.json);
   }
-  const message = firstNonBlankLine(trimmed);
+  // `trimmed` starts with a non-blank character, so its first line is the message.
+  const message = firstLine(trimmed);
   if (BINARY_RE.test(message)) {
     return { status: { source, name, status: 'unparseable', message: 'not text' } };
   }
@@ -152,27 +149,19 @@ class Problems {
 }
 
 /**
- * The objects of a List (`items[]`); a bare array or a single object are read the same way.
- * Anything else yields no items and a problem.
+ * The entries of a List (`items[]`); a bare array or a single object are read the same way.
+ * Anything else yields no entries and a problem.
  */
-function listItems(json: unknown, expectedKind: string, problems: Problems): JsonObject[] {
-  let raw: unknown[];
-  if (Array.isArray(json)) raw = json;
-  else if (Array.isArray(get(json, 'items'))) raw = getArray(json, 'items');
-  else if (isObject(json) && getString(json, 'kind') === expectedKind) raw = [json];
-  else {
-    problems.add(`expected a List of ${expectedKind} objects with items[]`);
-    return [];
-  }
-  const out: JsonObject[] = [];
-  raw.forEach((item, i) => {
-    if (isObject(item)) out.push(item);
-    else problems.add(`items[${i}] is not an object`);
-  });
-  return out;
+function listItems(json: unknown, expectedKind: string, problems: Problems): unknown[] {
+  if (Array.isArray(json)) return json;
+  const items = get(json, 'items');
+  if (Array.isArray(items)) return items;
+  if (isObject(json) && getString(json, 'kind') === expectedKind) return [json];
+  problems.add(`expected a List of ${expectedKind} objects with items[]`);
+  return [];
 }
 
-/** Runs `read` on each item; an item it cannot use (no name) becomes a problem. */
+/** Runs `read` on each item; an item that is no object, or that `read` cannot use, becomes a problem. */
 function parseList<T>(
   json: unknown,
   expectedKind: string,
@@ -181,6 +170,10 @@ function parseList<T>(
   const problems = new Problems();
   const out: T[] = [];
   listItems(json, expectedKind, problems).forEach((item, i) => {
+    if (!isObject(item)) {
+      problems.add(`items[${i}] is not an object`);
+      return;
+    }
     const result = read(item);
     if (typeof result === 'string') problems.add(`items[${i}]: ${result}`);
     else out.push(result);

@@ -15,6 +15,10 @@ const PATTERNS: Pattern[] = [
   { re: /("(?:auth|password|identitytoken|registrytoken|token|secret|client-key-data|client-certificate-data|pullSecret)"\s*:\s*")[^"]*(")/gi, replace: `$1${MARK}$2` },
   // YAML forms of the same keys (kubeconfig, install-config).
   { re: /\b((?:client-key-data|client-certificate-data|token|password|pullSecret|auth)\s*:\s*)(?!\[REDACTED\])['"]?[^\s'"]{8,}['"]?/g, replace: `$1${MARK}` },
+  // The installer's kubeadmin line, quotes escaped inside logfmt: `password: \"abcde-...\"`.
+  { re: /(password:\s*(?:\\?["'])?)(?!\[REDACTED\])[^"'\\\s]{4,}/gi, replace: `$1${MARK}` },
+  // `oc login -u kubeadmin -p <password>` and `--password=<password>`.
+  { re: /(\s-p\s+|--password[= ])(?!\[REDACTED\])\S+/g, replace: `$1${MARK}` },
   // HTTP authorization headers and bearer tokens.
   { re: /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, replace: `$1 ${MARK}` },
   { re: /\b(authorization\s*[:=]\s*)[^\s,;"]+/gi, replace: `$1${MARK}` },
