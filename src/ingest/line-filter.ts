@@ -13,6 +13,9 @@ export interface LogTarget {
   container?: string;
 }
 
+/** The container name given to the logs of `bootstrap/containers/bootstrap-control-plane/`. */
+export const CONTROL_PLANE_CONTAINER = 'bootstrap-control-plane';
+
 export interface LineFilter {
   id: string;
   /** Whether the filter reads this log at all; decided once per file. */

@@ -12,6 +12,8 @@ export interface LogLimits {
   matchedLines: number;
   /** systemd's lines about the unit, kept per journal. */
   systemdLines: number;
+  /** Lines of context kept before and after each matched line. */
+  contextLines: number;
 }
 
 export const DEFAULT_LOG_LIMITS: LogLimits = {
@@ -19,6 +21,7 @@ export const DEFAULT_LOG_LIMITS: LogLimits = {
   tailLines: 200,
   matchedLines: 2000,
   systemdLines: 500,
+  contextLines: 2,
 };
 
 export interface RawLine {
@@ -41,6 +44,10 @@ export class LogCollector<L extends LogLine = LogLine> {
   protected readonly matched: MatchedLine<L>[] = [];
   protected matchedDropped = 0;
   private readonly formats = new Map<LogFormat, number>();
+  /** The last few raw lines, for the context of the next match. */
+  private readonly recent: string[] = [];
+  /** Matches still collecting lines after them. */
+  private pendingAfter: MatchedLine<L>[] = [];
 
   constructor(
     protected readonly source: SourceRef,
@@ -70,15 +77,29 @@ export class LogCollector<L extends LogLine = LogLine> {
       ring[this.tailNext] = slot;
       this.tailNext = (this.tailNext + 1) % this.limits.tailLines;
     }
-    if (!this.filters.empty) {
-      const ids = this.filters.match(raw);
-      if (ids) {
-        if (this.matched.length < this.limits.matchedLines) {
-          this.matched.push({ entry: this.keepMatched(raw, lineNo, truncated), filterIds: ids });
-        } else {
-          this.matchedDropped++;
-        }
+    if (!this.filters.empty) this.filter(raw, lineNo, truncated);
+  }
+
+  private filter(raw: string, lineNo: number, truncated: boolean): void {
+    const context = this.limits.contextLines;
+    if (this.pendingAfter.length > 0) {
+      const line = detach(raw);
+      for (const m of this.pendingAfter) m.after.push(line);
+      this.pendingAfter = this.pendingAfter.filter((m) => m.after.length < context);
+    }
+    const ids = this.filters.match(raw);
+    if (ids) {
+      if (this.matched.length < this.limits.matchedLines) {
+        const m: MatchedLine<L> = { entry: this.keepMatched(raw, lineNo, truncated), filterIds: ids, before: this.recent.map(detach), after: [] };
+        this.matched.push(m);
+        if (context > 0) this.pendingAfter.push(m);
+      } else {
+        this.matchedDropped++;
       }
+    }
+    if (context > 0) {
+      this.recent.push(raw);
+      if (this.recent.length > context) this.recent.shift();
     }
   }
 

@@ -29,7 +29,7 @@ import { LineSplitter } from '../text/lines.js';
 import { gatherIdTime } from '../text/time.js';
 import { BundleBuilder } from './bundle-builder.js';
 import { JournalCollector } from './journal-collector.js';
-import { ActiveFilters, type LineFilter, type LogTarget } from './line-filter.js';
+import { ActiveFilters, CONTROL_PLANE_CONTAINER, type LineFilter, type LogTarget } from './line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from './log-collector.js';
 
 export interface ReadOptions {
@@ -132,7 +132,9 @@ class Router {
         return;
       }
       case 'control-plane-log':
-        b.host(spec.host).controlPlaneLogs.push(await this.log(file, 'container', source, { hostRole: spec.host.role }));
+        b.host(spec.host).controlPlaneLogs.push(
+          await this.log(file, 'container', source, { hostRole: spec.host.role, container: CONTROL_PLANE_CONTAINER }),
+        );
         return;
       case 'serial-log':
         b.serialLogs.push(await this.log(file, 'serial', source, {}));

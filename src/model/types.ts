@@ -106,6 +106,9 @@ export interface LogSummary<L extends LogLine = LogLine> {
 export interface MatchedLine<L extends LogLine = LogLine> {
   entry: L;
   filterIds: string[];
+  /** The raw lines just before and after, for context in reports. */
+  before: string[];
+  after: string[];
 }
 
 export interface JournalBoot {
@@ -161,6 +164,7 @@ export interface ServiceStageRun {
   result?: 'success' | 'failure' | string;
   errorLine?: string;
   errorMessage?: string;
+  /** The entry that ended the stage (with its result), or that started it while it runs. */
   source: SourceRef;
 }
 

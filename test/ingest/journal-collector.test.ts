@@ -72,6 +72,14 @@ describe('JournalCollector', () => {
     expect(j.matched[1].entry.boot).toBe(0);
   });
 
+  it('keeps two lines of context around each match', () => {
+    const j = collect(JOURNAL);
+    const lines = JOURNAL.split('\n');
+    expect(j.matched[1].before).toEqual([lines[4], lines[5]]);
+    expect(j.matched[1].after).toEqual([lines[7], lines[8]]);
+    expect(j.matched[0].after).toEqual([lines[5], lines[6]]);
+  });
+
   it('folds continuation lines into their entry in the tail and skips markers', () => {
     const j = collect(JOURNAL);
     expect(j.tail.map((l) => l.line)).toEqual([2, 3, 4, 7, 8, 9]);

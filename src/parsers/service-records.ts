@@ -1,0 +1,231 @@
+// Reads `bootstrap/services/<service>.json`, the JSON array the bootstrap services append to.
+import type {
+  ServiceRecord,
+  ServiceRecordEntry,
+  ServiceRun,
+  ServiceStageRun,
+  SourceRef,
+} from '../model/types.js';
+import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+
+/** Problems reported per file at most: a garbage file must not flood the report. */
+const PROBLEMS_MAX = 20;
+
+const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
+
+type JsonObject = Record<string, unknown>;
+
+interface ObjectSpan {
+  text: string;
+  line: number;
+}
+
+interface Scan {
+  objects: ObjectSpan[];
+  /** Line of an object that was still open at the end of the text. */
+  unterminatedLine?: number;
+}
+
+/**
+ * Finds each object that is not nested in another object, with the line of its `{`.
+ * Strings are tracked only inside objects, so a stray quote in garbage between objects
+ * cannot hide the objects after it.
+ */
+function scanTopLevelObjects(text: string): Scan {
+  const objects: ObjectSpan[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let start = 0;
+  let startLine = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 92 /* \ */) escaped = true;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 123 /* { */) {
+      if (depth === 0) {
+        start = i;
+        startLine = line;
+      }
+      depth++;
+    } else if (depth > 0) {
+      if (c === 34) inString = true;
+      else if (c === 125 /* } */) {
+        depth--;
+        if (depth === 0) objects.push({ text: text.slice(start, i + 1), line: startLine });
+      }
+    }
+  }
+  return depth > 0 ? { objects, unterminatedLine: startLine } : { objects };
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A non-empty own string property; the script omits empty fields, so `""` means unset. */
+function field(obj: JsonObject, key: string): string | undefined {
+  if (!Object.prototype.hasOwnProperty.call(obj, key)) return undefined;
+  const v = obj[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** `date +%Y-%m-%dT%H:%M:%SZ` as the script writes it; undefined for anything else. */
+export function parseRecordTimestamp(value: string): number | undefined {
+  const m = TIMESTAMP_RE.exec(value);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return undefined;
+  return Date.UTC(y, mo - 1, d, h, mi, s);
+}
+
+function toEntry(obj: JsonObject, source: SourceRef, problems: ParseProblem[]): ServiceRecordEntry | undefined {
+  const phase = field(obj, 'phase');
+  if (phase === undefined) {
+    problems.push({ kind: 'unparseable', message: 'service record entry without a phase', line: source.line });
+    return undefined;
+  }
+  const entry: ServiceRecordEntry = { source, phase };
+  const timestamp = field(obj, 'timestamp');
+  if (timestamp !== undefined) {
+    const time = parseRecordTimestamp(timestamp);
+    if (time === undefined) {
+      problems.push({ kind: 'unparseable', message: `unreadable timestamp ${JSON.stringify(timestamp.slice(0, 40))}`, line: source.line });
+    } else {
+      entry.timestamp = time;
+    }
+  }
+  for (const key of ['result', 'stage', 'preCommand', 'postCommand', 'errorLine', 'errorMessage'] as const) {
+    const v = field(obj, key);
+    if (v !== undefined) entry[key] = v;
+  }
+  return entry;
+}
+
+/** Groups entries into runs: each `service start` opens one; stage start/end pairs become stages. */
+export function buildServiceRuns(entries: ServiceRecordEntry[]): ServiceRun[] {
+  const runs: ServiceRun[] = [];
+  let current: ServiceRun | undefined;
+  // Entries that belong to a run but come before any `service start` (a file whose head was
+  // lost) still get one, without a start time.
+  const ensureRun = (entry: ServiceRecordEntry): ServiceRun => {
+    if (!current) {
+      current = { stages: [], source: entry.source };
+      runs.push(current);
+    }
+    return current;
+  };
+  for (const entry of entries) {
+    switch (entry.phase) {
+      case 'service start': {
+        current = { stages: [], source: entry.source };
+        if (entry.timestamp !== undefined) current.start = entry.timestamp;
+        runs.push(current);
+        break;
+      }
+      case 'service end': {
+        const run = ensureRun(entry);
+        if (entry.timestamp !== undefined) run.end = entry.timestamp;
+        if (entry.result !== undefined) run.result = entry.result;
+        if (entry.errorLine !== undefined) run.errorLine = entry.errorLine;
+        if (entry.errorMessage !== undefined) run.errorMessage = entry.errorMessage;
+        break;
+      }
+      case 'stage start': {
+        const run = ensureRun(entry);
+        const stage: ServiceStageRun = { name: entry.stage ?? '', source: entry.source };
+        if (entry.timestamp !== undefined) stage.start = entry.timestamp;
+        run.stages.push(stage);
+        break;
+      }
+      case 'stage end': {
+        const run = ensureRun(entry);
+        const name = entry.stage ?? '';
+        let stage = findOpenStage(run, name);
+        if (!stage) {
+          // An end without its start (lost entry): keep it as a stage of its own.
+          stage = { name, source: entry.source };
+          run.stages.push(stage);
+        }
+        // The end entry carries the result and error: it is what evidence cites.
+        stage.source = entry.source;
+        if (entry.timestamp !== undefined) stage.end = entry.timestamp;
+        if (entry.result !== undefined) stage.result = entry.result;
+        if (entry.errorLine !== undefined) stage.errorLine = entry.errorLine;
+        if (entry.errorMessage !== undefined) stage.errorMessage = entry.errorMessage;
+        break;
+      }
+      default:
+        // Pre-/post-command phases and phases of newer releases stay in `entries` only.
+        break;
+    }
+  }
+  return runs;
+}
+
+function findOpenStage(run: ServiceRun, name: string): ServiceStageRun | undefined {
+  for (let i = run.stages.length - 1; i >= 0; i--) {
+    const s = run.stages[i];
+    if (s.name === name && s.end === undefined && s.result === undefined) return s;
+  }
+  return undefined;
+}
+
+/**
+ * Parses one service record file. `service` is the name from the file name (`bootkube` for
+ * `bootkube.json`). A truncated or malformed file yields every complete entry plus a problem;
+ * an empty file yields an empty record and an `empty` problem.
+ */
+export function parseServiceRecords(text: string, source: SourceRef, service: string): Parsed<ServiceRecord> {
+  const record: ServiceRecord = { service, source, entries: [], runs: [] };
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') {
+    return parsed(record, [{ kind: 'empty', message: 'service record file is empty' }]);
+  }
+  const problems: ParseProblem[] = [];
+  let whole: unknown;
+  let wholeError: string | undefined;
+  try {
+    whole = JSON.parse(body);
+  } catch (e) {
+    wholeError = e instanceof Error ? e.message : String(e);
+  }
+  if (wholeError !== undefined) {
+    problems.push({ kind: 'unparseable', message: `service record file is not valid JSON (truncated or damaged): ${wholeError}`.slice(0, 300) });
+  } else if (!Array.isArray(whole)) {
+    problems.push({ kind: 'unparseable', message: 'service record file does not hold a JSON array' });
+  }
+
+  const scan = scanTopLevelObjects(body);
+  for (const span of scan.objects) {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(span.text);
+    } catch {
+      problems.push({ kind: 'unparseable', message: 'service record entry is not valid JSON', line: span.line });
+      continue;
+    }
+    if (!isObject(obj)) continue;
+    const entry = toEntry(obj, { file: source.file, line: span.line }, problems);
+    if (entry) record.entries.push(entry);
+  }
+  if (scan.unterminatedLine !== undefined) {
+    problems.push({ kind: 'unparseable', message: 'service record entry cut off at the end of the file', line: scan.unterminatedLine });
+  }
+  if (Array.isArray(whole) && whole.some((v) => !isObject(v))) {
+    problems.push({ kind: 'unparseable', message: 'service record array holds values that are not objects' });
+  }
+  record.runs = buildServiceRuns(record.entries);
+  if (problems.length > PROBLEMS_MAX) {
+    const dropped = problems.length - PROBLEMS_MAX;
+    problems.length = PROBLEMS_MAX;
+    problems.push({ kind: 'unparseable', message: `${dropped} more problems not listed` });
+  }
+  return parsed(record, problems);
+}

@@ -1,0 +1,157 @@
+// Reads static pod manifests (YAML `Pod` objects, e.g. the bootstrap's etcd and kube-apiserver pods).
+import { loadAll } from 'js-yaml';
+import type { HostPathVolume, PodContainerSpec, SourceRef, StaticPod } from '../model/types.js';
+import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+
+type JsonObject = Record<string, unknown>;
+
+const DOC_SEPARATOR_RE = /^---(?:[ \t].*)?$/;
+
+interface YamlChunk {
+  text: string;
+  /** 1-based line of the chunk's first line in the file. */
+  firstLine: number;
+  /** 1-based line of its first line that is not blank or a comment. */
+  contentLine?: number;
+}
+
+/**
+ * Splits a YAML stream at `---` lines so one broken document cannot hide the others (js-yaml
+ * reads a stream all or nothing). `---` at column 0 always starts a document: block scalars
+ * are indented, so it cannot be part of one.
+ */
+function splitDocuments(text: string): YamlChunk[] {
+  const lines = text.split(/\r?\n/);
+  const chunks: YamlChunk[] = [];
+  let current: string[] = [];
+  let firstLine = 1;
+  let contentLine: number | undefined;
+  const flush = (): void => {
+    if (contentLine !== undefined) chunks.push({ text: current.join('\n'), firstLine, contentLine });
+  };
+  lines.forEach((line, i) => {
+    if (DOC_SEPARATOR_RE.test(line)) {
+      flush();
+      // Keep the separator line so `--- |` style content and line offsets stay right.
+      current = [line];
+      firstLine = i + 1;
+      contentLine = undefined;
+      const rest = line.slice(3).trim();
+      if (rest !== '' && !rest.startsWith('#')) contentLine = i + 1;
+      return;
+    }
+    current.push(line);
+    const t = line.trim();
+    if (contentLine === undefined && t !== '' && !t.startsWith('#') && t !== '...') contentLine = i + 1;
+  });
+  flush();
+  return chunks;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function get(obj: unknown, key: string): unknown {
+  return isObject(obj) && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+}
+
+function str(obj: unknown, key: string): string | undefined {
+  const v = get(obj, key);
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** YAML scalars in command/args may be numbers or booleans (`- 10`); keep them as text. */
+function strings(obj: unknown, key: string): string[] {
+  const v = get(obj, key);
+  if (!Array.isArray(v)) return [];
+  const out: string[] = [];
+  for (const item of v) {
+    if (typeof item === 'string') out.push(item);
+    else if (typeof item === 'number' || typeof item === 'boolean') out.push(String(item));
+  }
+  return out;
+}
+
+function containers(spec: unknown, key: string): PodContainerSpec[] {
+  const list = get(spec, key);
+  if (!Array.isArray(list)) return [];
+  const out: PodContainerSpec[] = [];
+  for (const c of list) {
+    if (!isObject(c)) continue;
+    // Only the fields below: env, volumeMounts and the rest may carry secrets and are not kept.
+    const container: PodContainerSpec = { name: str(c, 'name') ?? '', command: strings(c, 'command'), args: strings(c, 'args') };
+    const image = str(c, 'image');
+    if (image !== undefined) container.image = image;
+    out.push(container);
+  }
+  return out;
+}
+
+function hostPaths(spec: unknown): HostPathVolume[] {
+  const volumes = get(spec, 'volumes');
+  if (!Array.isArray(volumes)) return [];
+  const out: HostPathVolume[] = [];
+  for (const v of volumes) {
+    const path = str(get(v, 'hostPath'), 'path');
+    if (path !== undefined) out.push({ name: str(v, 'name') ?? '', path });
+  }
+  return out;
+}
+
+function errorLine(e: unknown): number | undefined {
+  const line = get(get(e, 'mark'), 'line');
+  return typeof line === 'number' ? line : undefined;
+}
+
+function errorReason(e: unknown): string {
+  const reason = get(e, 'reason');
+  if (typeof reason === 'string') return reason;
+  return e instanceof Error ? e.message.split('\n', 1)[0] : String(e);
+}
+
+/**
+ * Parses every `kind: Pod` document of a YAML file (one or many documents). Other documents are
+ * ignored without a problem; a document that is not valid YAML becomes a problem at its line.
+ */
+export function parseStaticPods(text: string, source: SourceRef): Parsed<StaticPod[]> {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') return parsed([], [{ kind: 'empty', message: 'manifest file is empty' }]);
+  const pods: StaticPod[] = [];
+  const problems: ParseProblem[] = [];
+  for (const chunk of splitDocuments(body)) {
+    let docs: unknown[];
+    try {
+      docs = loadAll(chunk.text);
+    } catch (e) {
+      const at = errorLine(e);
+      problems.push({
+        kind: 'unparseable',
+        message: `invalid YAML: ${errorReason(e)}`.slice(0, 300),
+        line: at === undefined ? chunk.contentLine : chunk.firstLine + at,
+      });
+      continue;
+    }
+    for (const doc of docs) {
+      if (get(doc, 'kind') !== 'Pod') continue;
+      const metadata = get(doc, 'metadata');
+      const spec = get(doc, 'spec');
+      const name = str(metadata, 'name');
+      if (name === undefined) {
+        problems.push({ kind: 'unparseable', message: 'Pod without metadata.name', line: chunk.contentLine });
+      }
+      const pod: StaticPod = {
+        source: { file: source.file, line: chunk.contentLine },
+        name: name ?? '',
+        containers: containers(spec, 'containers'),
+        initContainers: containers(spec, 'initContainers'),
+        hostPaths: hostPaths(spec),
+        hostNetwork: get(spec, 'hostNetwork') === true,
+      };
+      const namespace = str(metadata, 'namespace');
+      if (namespace !== undefined) pod.namespace = namespace;
+      pods.push(pod);
+    }
+  }
+  return parsed(pods, problems);
+}
