@@ -29,7 +29,9 @@ export function oneLine(text: string | undefined, max = 100): string {
 }
 
 function table(head: string[]): Table.Table {
-  return new Table({ head, style: { head: [], border: [] }, wordWrap: true });
+  // No rule between rows: long tables stay readable in a terminal and in a ticket.
+  const chars = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+  return new Table({ head, chars, style: { head: [], border: [] }, wordWrap: true });
 }
 
 function hostLabel(h: Host): string {
