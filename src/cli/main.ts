@@ -5,9 +5,12 @@ import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '../archive/walk-bundle.js';
 import { redactText } from '../redact/redact.js';
 import { EXIT_ERROR, UsageError } from './exit-codes.js';
+import { SuppressionError } from '../analysis/suppressions.js';
+import { RuleError } from '../rules/yaml-rule.js';
+import { runAnalyze } from './analyze-command.js';
 import { runInspect } from './inspect-command.js';
-
-const VERSION = '0.1.0';
+import { runExplain, runRulesLint, runRulesList, runRulesTest } from './rules-command.js';
+import { VERSION } from './version.js';
 
 function fail(message: string): number {
   process.stderr.write(`bootlens: ${redactText(message).split('\n')[0]}\n`);
@@ -35,6 +38,47 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (bundle: string, opts: { format: string; output?: string; installLog?: string; redact: boolean }) => {
       setExit(await runInspect(bundle, opts));
     });
+  program
+    .command('analyze')
+    .description('name the failed bootstrap stage, the cause, the evidence and the fix')
+    .argument('<bundle...>', 'log bundles: .tar.gz, .tar, .zip or unpacked folders')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('--rules <dir>', 'rules folder (default: the rules shipped with bootlens)')
+    .addOption(new Option('--min-severity <level>', 'hide findings below this severity').choices(['info', 'warning', 'error', 'critical']).default('info'))
+    .option('--ignore <file>', 'suppression file: rule ids, optional host/message filters and a reason')
+    .option('--install-log <file>', "the installer's .openshift_install.log, when it is not in the bundle")
+    .option('--timing', 'record how long each rule took')
+    .option('--no-redact', 'show secrets found in the bundle (default: redacted)')
+    .action(async (bundles: string[], opts: Parameters<typeof runAnalyze>[1]) => {
+      setExit(await runAnalyze(bundles, opts));
+    });
+
+  const rules = program.command('rules').description('list, lint and test the rules');
+  rules
+    .command('list')
+    .description('list every rule with its stage, category and severity')
+    .option('--rules <dir>', 'rules folder')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (opts: { rules?: string; format: string }) => setExit(await runRulesList(opts.rules, opts.format)));
+  rules
+    .command('lint')
+    .description('check rule files: schema, ids, taxonomy, references, regexes, placeholders')
+    .option('--rules <dir>', 'rules folder')
+    .action(async (opts: { rules?: string }) => setExit(await runRulesLint(opts.rules)));
+  rules
+    .command('test')
+    .description("run each rule on the positive and negative examples in its file")
+    .argument('[rule-id]', 'only this rule')
+    .option('--rules <dir>', 'rules folder')
+    .action(async (id: string | undefined, opts: { rules?: string }) => setExit(await runRulesTest(opts.rules, id)));
+
+  program
+    .command('explain')
+    .description("print a rule's description, fix and references")
+    .argument('<rule-id>')
+    .option('--rules <dir>', 'rules folder')
+    .action(async (id: string, opts: { rules?: string }) => setExit(await runExplain(id, opts.rules)));
   return program;
 }
 
@@ -51,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end with code 0; every usage error is 2, never commander's 1.
       return err.exitCode === 0 ? 0 : EXIT_ERROR;
     }
-    if (err instanceof InputError || err instanceof UsageError) return fail(err.message);
+    if (err instanceof InputError || err instanceof UsageError || err instanceof RuleError || err instanceof SuppressionError) return fail(err.message);
     return fail(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
   }
 }

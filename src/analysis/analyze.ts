@@ -1,0 +1,119 @@
+// One analysis: rules' filters registered, the bundle read once, the timeline built, rules run,
+// suppressions applied, the verdict drawn. The result is what every reporter reads.
+import { readBundle, type ReadOptions } from '../ingest/read-bundle.js';
+import type { Bundle, ReadProblem } from '../model/types.js';
+import { runRules } from '../rules/engine.js';
+import type { Finding, Rule, RuleResult, Severity } from '../rules/types.js';
+import { SEVERITY_ORDER } from '../rules/types.js';
+import { stageIndex } from '../taxonomy.js';
+import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
+import type { StageState } from '../timeline/types.js';
+import { decideVerdict, type Verdict } from '../verdict/verdict.js';
+import { applySuppressions, type Suppression } from './suppressions.js';
+
+export const SCHEMA_VERSION = 1;
+
+export interface HostSummary {
+  role: 'bootstrap' | 'master';
+  address: string;
+  hostname?: string;
+}
+
+export interface AnalysisResult {
+  schemaVersion: number;
+  tool: { name: 'bootlens'; version: string };
+  bundle: {
+    name: string;
+    format: string;
+    gatherId?: string;
+    hosts: HostSummary[];
+    layout: Bundle['meta']['layout'];
+  };
+  verdict: Verdict;
+  stages: StageState[];
+  findings: Finding[];
+  suppressed: { finding: Finding; reason: string }[];
+  rules: {
+    total: number;
+    fired: string[];
+    passed: string[];
+    skipped: { ruleId: string; missing: string[] }[];
+    errors: { ruleId: string; error: string }[];
+    timing?: { ruleId: string; ms: number }[];
+  };
+  problems: ReadProblem[];
+}
+
+export interface AnalyzeOptions extends Omit<ReadOptions, 'filters'> {
+  rules: readonly Rule[];
+  suppressions?: readonly Suppression[];
+  minSeverity?: Severity;
+  timing?: boolean;
+  version: string;
+}
+
+/** Findings in a stable order: stage, severity, rule id, then location. */
+export function sortFindings(findings: Finding[]): Finding[] {
+  return findings.sort(
+    (a, b) =>
+      stageIndex(a.stage) - stageIndex(b.stage) ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.ruleId.localeCompare(b.ruleId) ||
+      (a.evidence[0]?.file ?? '').localeCompare(b.evidence[0]?.file ?? '') ||
+      (a.evidence[0]?.line ?? 0) - (b.evidence[0]?.line ?? 0),
+  );
+}
+
+function summarizeRules(results: RuleResult[], timing: boolean): AnalysisResult['rules'] {
+  const out: AnalysisResult['rules'] = {
+    total: results.length,
+    fired: results.filter((r) => r.status === 'fired').map((r) => r.ruleId),
+    passed: results.filter((r) => r.status === 'passed').map((r) => r.ruleId),
+    skipped: results.filter((r) => r.status === 'skipped').map((r) => ({ ruleId: r.ruleId, missing: r.missing ?? [] })),
+    errors: results.filter((r) => r.status === 'error').map((r) => ({ ruleId: r.ruleId, error: r.error ?? '' })),
+  };
+  if (timing) out.timing = results.map((r) => ({ ruleId: r.ruleId, ms: Math.round(r.durationMs * 1000) / 1000 })).sort((a, b) => b.ms - a.ms);
+  return out;
+}
+
+/** Analyzes the model of an already-read bundle (used by tests and by `analyzeBundle`). */
+export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof ReadOptions>): AnalysisResult {
+  const timeline = buildTimeline(bundle);
+  const { findings, results } = runRules(options.rules, bundle, timeline);
+  const minRank = SEVERITY_ORDER[options.minSeverity ?? 'info'];
+  const { kept, suppressed } = applySuppressions(
+    findings.filter((f) => SEVERITY_ORDER[f.severity] <= minRank),
+    options.suppressions ?? [],
+  );
+  const sorted = sortFindings(kept);
+  const verdict = decideVerdict({ timeline, findings: sorted, results });
+  const hosts: HostSummary[] = [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters].map((h) => ({
+    role: h.role,
+    address: h.address,
+    ...(h.hostname ? { hostname: h.hostname } : {}),
+  }));
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: 'bootlens', version: options.version },
+    bundle: {
+      name: bundle.meta.name,
+      format: bundle.meta.format,
+      ...(bundle.meta.gatherId ? { gatherId: bundle.meta.gatherId } : {}),
+      hosts,
+      layout: bundle.meta.layout,
+    },
+    verdict,
+    stages: timeline.stages,
+    findings: sorted,
+    suppressed,
+    rules: summarizeRules(results, options.timing ?? false),
+    problems: bundle.problems,
+  };
+}
+
+/** Reads a bundle with the rules' filters and analyzes it. */
+export async function analyzeBundle(path: string, options: AnalyzeOptions): Promise<AnalysisResult> {
+  const filters = [...TIMELINE_FILTERS, ...options.rules.flatMap((r) => r.filters)];
+  const bundle = await readBundle(path, { ...options, filters });
+  return analyzeModel(bundle, options);
+}

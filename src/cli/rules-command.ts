@@ -1,0 +1,102 @@
+// `bootlens rules list|lint|test` and `bootlens explain <rule-id>`.
+import Table from 'cli-table3';
+import { defaultRulesDir, loadRules, ruleFiles } from '../rules/load-rules.js';
+import { BUILTIN_RULES } from '../rules/registry.js';
+import { testRuleExamples } from '../rules/rule-tester.js';
+import { compileYamlRule, loadRuleFile, RuleError } from '../rules/yaml-rule.js';
+import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
+import { emit } from './output.js';
+
+export async function runRulesList(dir: string | undefined, format: string): Promise<number> {
+  const { rules } = loadRules(dir);
+  if (format === 'json') {
+    await emit(`${JSON.stringify(rules.map((r) => r.meta), null, 2)}\n`, undefined);
+    return EXIT_OK;
+  }
+  const t = new Table({ head: ['Rule', 'Stage', 'Category', 'Severity', 'Title'], chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }, style: { head: [], border: [] } });
+  for (const r of rules) t.push([r.meta.id, r.meta.stage, r.meta.category, r.meta.severity, r.meta.title]);
+  await emit(`${t.toString()}\n${rules.length} rules\n`, undefined);
+  return EXIT_OK;
+}
+
+/** Checks every rule file and reports every problem, not just the first. */
+export async function runRulesLint(dir: string | undefined): Promise<number> {
+  const root = dir ?? defaultRulesDir();
+  const problems: string[] = [];
+  const ids = new Map<string, string>();
+  let files: string[];
+  try {
+    files = ruleFiles(root);
+  } catch {
+    throw new UsageError(`cannot read the rules folder ${root}`);
+  }
+  for (const file of files) {
+    try {
+      const doc = loadRuleFile(file);
+      if (ids.has(doc.id)) problems.push(`${file}: id '${doc.id}' is also used by ${ids.get(doc.id)}`);
+      ids.set(doc.id, file);
+      if (!doc.examples) problems.push(`${file}: no examples (positive and negative) to test the rule with`);
+      const rule = compileYamlRule(doc, file);
+      // Every positive example must contain one of each matcher's prefilter literals, or the
+      // reader would drop the very line the rule is about.
+      for (const ex of doc.examples?.positive ?? []) {
+        const text = ex.lines.join('\n');
+        const reached = rule.filters.filter((f) => f.id.includes('#m')).some((f) => f.literals.length === 0 || f.literals.some((l) => text.includes(l)));
+        if (!reached) problems.push(`${file}: a positive example contains none of the match literals`);
+      }
+    } catch (err) {
+      problems.push(err instanceof RuleError ? err.message : `${file}: ${(err as Error).message}`);
+    }
+  }
+  for (const r of BUILTIN_RULES) {
+    if (ids.has(r.meta.id)) problems.push(`${r.meta.origin}: id '${r.meta.id}' is also used by ${ids.get(r.meta.id)}`);
+    if (r.meta.references.length === 0) problems.push(`${r.meta.origin}: rule ${r.meta.id} has no references`);
+  }
+  const text = problems.length === 0 ? `${files.length} rule files and ${BUILTIN_RULES.length} built-in rules: no problems\n` : `${problems.join('\n')}\n${problems.length} problem(s)\n`;
+  await emit(text, undefined);
+  return problems.length === 0 ? EXIT_OK : EXIT_FAILURE_FOUND;
+}
+
+export async function runRulesTest(dir: string | undefined, only: string | undefined): Promise<number> {
+  const { rules, docs } = loadRules(dir);
+  const lines: string[] = [];
+  let failed = 0;
+  let passed = 0;
+  for (const rule of rules) {
+    const doc = docs.get(rule.meta.id);
+    if (!doc || (only && rule.meta.id !== only)) continue;
+    const failures = await testRuleExamples(compileYamlRule(doc, rule.meta.origin), doc);
+    if (failures.length === 0) {
+      passed++;
+      continue;
+    }
+    failed++;
+    for (const f of failures) lines.push(`✖ ${f.ruleId}: ${f.kind} example ${f.index + 1}: ${f.reason}`);
+  }
+  lines.push(`${passed} rules passed their examples, ${failed} failed`);
+  await emit(`${lines.join('\n')}\n`, undefined);
+  return failed === 0 ? EXIT_OK : EXIT_FAILURE_FOUND;
+}
+
+export async function runExplain(id: string, dir: string | undefined): Promise<number> {
+  const { rules } = loadRules(dir);
+  const rule = rules.find((r) => r.meta.id === id);
+  if (!rule) throw new UsageError(`no rule '${id}' (see bootlens rules list)`);
+  const m = rule.meta;
+  const out = [
+    `${m.id}: ${m.title}`,
+    `stage ${m.stage} · category ${m.category} · severity ${m.severity} · confidence ${m.confidence}`,
+    '',
+    m.description,
+    '',
+    'Fix:',
+    ...m.fix.map((s, i) => `  ${i + 1}. ${s}`),
+    '',
+    'References:',
+    ...m.references.map((r) => `  ${r}`),
+    '',
+    `Defined in ${m.origin}`,
+  ];
+  await emit(`${out.join('\n')}\n`, undefined);
+  return EXIT_OK;
+}

@@ -1,0 +1,103 @@
+// The terminal report of `bootlens analyze`: verdict first, then the stage timeline, then the
+// findings with evidence and fix. Reads the result only.
+import Table from 'cli-table3';
+import type { AnalysisResult } from '../analysis/analyze.js';
+import type { Finding } from '../rules/types.js';
+import { formatTime, oneLine } from './inspect-text.js';
+
+export interface TextOptions {
+  color: boolean;
+}
+
+const CODES = { red: 31, green: 32, yellow: 33, bold: 1, dim: 2 } as const;
+
+function paint(on: boolean) {
+  return (code: keyof typeof CODES, text: string): string => (on ? `\u001b[${CODES[code]}m${text}\u001b[0m` : text);
+}
+
+/** Wraps text at `width` columns, indenting continuation lines. */
+function wrap(text: string, width: number, indent: string): string {
+  const words = text.split(/\s+/);
+  const lines: string[] = [];
+  let line = '';
+  for (const w of words) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines.join(`\n${indent}`);
+}
+
+function findingBlock(f: Finding, c: ReturnType<typeof paint>, rootCause: boolean): string {
+  const out: string[] = [];
+  const badge = f.severity === 'critical' || f.severity === 'error' ? c('red', f.severity.toUpperCase()) : c('yellow', f.severity.toUpperCase());
+  out.push(`${rootCause ? c('bold', '★ ') : ''}${badge} ${c('bold', f.title)}  [${f.ruleId}]`);
+  out.push(`  stage ${f.stage} · ${f.category} · confidence ${f.confidence}${f.hosts.length ? ` · ${f.hosts.join(', ')}` : ''}`);
+  out.push(`  ${wrap(oneLine(f.message, 400), 96, '  ')}`);
+  out.push('  evidence:');
+  for (const e of f.evidence) {
+    out.push(`    ${e.file}${e.line ? `:${e.line}` : ''}${e.time ? ` (${formatTime(e.time)})` : ''}`);
+    for (const b of e.before ?? []) out.push(c('dim', `      ${oneLine(b, 160)}`));
+    out.push(`    > ${oneLine(e.text, 160)}`);
+    for (const a of e.after ?? []) out.push(c('dim', `      ${oneLine(a, 160)}`));
+  }
+  out.push('  fix:');
+  f.fix.forEach((step, i) => out.push(`    ${i + 1}. ${wrap(oneLine(step, 400), 92, '       ')}`));
+  if (f.references.length) out.push(`  references: ${f.references.join(' ')}`);
+  return out.join('\n');
+}
+
+/** Renders an analysis result as terminal text. */
+export function renderAnalyzeText(r: AnalysisResult, opts: TextOptions): string {
+  const c = paint(opts.color);
+  const v = r.verdict;
+  const out: string[] = [];
+  const head =
+    v.status === 'failed'
+      ? c('red', `✖ FAILED at ${v.stage} (${v.category}, confidence ${v.confidence})`)
+      : v.status === 'healthy'
+        ? c('green', '✔ No failure found')
+        : c('yellow', '? Inconclusive: too little in the bundle to judge');
+  out.push(`${c('bold', 'bootlens')} ${r.bundle.name}${r.bundle.gatherId ? ` (gather ${r.bundle.gatherId})` : ''}`);
+  out.push(head);
+  out.push(wrap(v.summary, 100, ''));
+  if (v.ciFailureMode) out.push(c('dim', `CI failure mode: ${v.ciFailureMode}`));
+
+  const t = new Table({
+    head: ['#', 'Stage', 'Status', 'Start', 'End', 'Decided by'],
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    style: { head: [], border: [] },
+  });
+  r.stages.forEach((s, i) => {
+    const status = s.status === 'failed' ? c('red', s.status) : s.status === 'ok' ? c('green', s.status) : s.status === 'in-progress' ? c('yellow', s.status) : s.status;
+    t.push([String(i + 1), `${s.id}${s.id === v.stage ? ' ◀' : ''}`, status, formatTime(s.start), formatTime(s.end), oneLine(s.decidedBy ?? '-', 40)]);
+  });
+  out.push('', c('bold', 'Stages'), t.toString());
+
+  out.push('', c('bold', `Findings (${r.findings.length})`));
+  if (r.findings.length === 0) out.push('  none');
+  for (const f of r.findings) out.push('', findingBlock(f, c, f.ruleId === v.rootCause));
+  if (r.suppressed.length > 0) {
+    out.push('', c('dim', `Suppressed (${r.suppressed.length}): ${r.suppressed.map((s) => `${s.finding.ruleId} (${s.reason})`).join('; ')}`));
+  }
+
+  const rules = r.rules;
+  out.push('', c('bold', 'Rules'), `  ${rules.total} rules: ${rules.fired.length} fired, ${rules.passed.length} passed, ${rules.skipped.length} skipped for missing input${rules.errors.length ? `, ${rules.errors.length} failed to run` : ''}`);
+  if (rules.skipped.length > 0) {
+    const byMissing = new Map<string, number>();
+    for (const s of rules.skipped) for (const m of s.missing) byMissing.set(m, (byMissing.get(m) ?? 0) + 1);
+    out.push(c('dim', `  missing inputs: ${[...byMissing.entries()].map(([m, n]) => `${m} (${n})`).join(', ')}`));
+  }
+  for (const e of rules.errors) out.push(c('red', `  rule ${e.ruleId} failed to run: ${oneLine(e.error, 120)}`));
+  if (rules.timing) {
+    out.push(c('dim', `  slowest rules: ${rules.timing.slice(0, 5).map((x) => `${x.ruleId} ${x.ms.toFixed(2)} ms`).join(', ')}`));
+  }
+  if (r.problems.length > 0) {
+    out.push('', c('bold', `Could not read (${r.problems.length})`));
+    for (const p of r.problems.slice(0, 20)) out.push(`  ${p.kind}: ${oneLine(p.file, 80)}${p.line ? `:${p.line}` : ''}: ${oneLine(p.message, 100)}`);
+    if (r.problems.length > 20) out.push(`  … and ${r.problems.length - 20} more (see --format json)`);
+  }
+  return out.join('\n') + '\n';
+}

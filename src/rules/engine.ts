@@ -1,0 +1,71 @@
+// Runs every rule over the frozen model and the timeline: findings, plus a result per rule
+// (fired, passed, or skipped for missing input) with its time.
+import { performance } from 'node:perf_hooks';
+import type { Bundle } from '../model/types.js';
+import type { Timeline } from '../timeline/types.js';
+import type { Finding, Rule, RuleContext, RuleResult } from './types.js';
+
+function fillPlaceholders(text: string, values: Record<string, string>): string {
+  return text.replace(/\{([A-Za-z_]\w*)\}/g, (whole, key: string) => values[key] ?? whole);
+}
+
+export function contextFor(rule: Rule, bundle: Bundle, timeline: Timeline): RuleContext {
+  const m = rule.meta;
+  return {
+    bundle,
+    timeline,
+    finding(init) {
+      const captures = init.captures ?? {};
+      const times = init.evidence.map((e) => e.time).filter((t): t is number => t !== undefined);
+      const hosts = [...new Set(init.evidence.map((e) => e.host).filter((h): h is string => !!h))];
+      const f: Finding = {
+        ruleId: m.id,
+        title: m.title,
+        stage: m.stage,
+        category: m.category,
+        severity: init.severity ?? m.severity,
+        confidence: init.confidence ?? m.confidence,
+        message: init.message,
+        evidence: init.evidence,
+        fix: m.fix.map((step) => fillPlaceholders(step, captures)),
+        references: m.references,
+        hosts,
+        captures,
+      };
+      if (times.length > 0) {
+        f.firstTime = Math.min(...times);
+        f.lastTime = Math.max(...times);
+      }
+      return f;
+    },
+  };
+}
+
+export interface EngineResult {
+  findings: Finding[];
+  results: RuleResult[];
+}
+
+/** Evaluates rules; a rule that throws gets an `error` result instead of stopping the others. */
+export function runRules(rules: readonly Rule[], bundle: Bundle, timeline: Timeline): EngineResult {
+  const findings: Finding[] = [];
+  const results: RuleResult[] = [];
+  for (const rule of rules) {
+    const start = performance.now();
+    let out: ReturnType<Rule['check']>;
+    try {
+      out = rule.check(contextFor(rule, bundle, timeline));
+    } catch (err) {
+      results.push({ ruleId: rule.meta.id, status: 'error', error: (err as Error).message, findings: 0, durationMs: performance.now() - start });
+      continue;
+    }
+    const durationMs = performance.now() - start;
+    if (Array.isArray(out)) {
+      findings.push(...out);
+      results.push({ ruleId: rule.meta.id, status: out.length > 0 ? 'fired' : 'passed', findings: out.length, durationMs });
+    } else {
+      results.push({ ruleId: rule.meta.id, status: 'skipped', missing: out.missing, findings: 0, durationMs });
+    }
+  }
+  return { findings, results };
+}

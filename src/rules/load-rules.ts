@@ -1,0 +1,63 @@
+// Finds the rule set: YAML files under a rules folder (sorted by path) plus the TypeScript
+// rules of the registry. Any bad rule file stops the load with file, line and reason.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
+import { BUILTIN_RULES } from './registry.js';
+import type { Rule } from './types.js';
+import { compileYamlRule, loadRuleFile, RuleError, type YamlRuleDoc } from './yaml-rule.js';
+
+/** The rules folder shipped with bootlens. */
+export function defaultRulesDir(): string {
+  return join(packageRoot(), 'rules');
+}
+
+/** Every `*.yaml` rule file under `dir`, sorted; `known-issues/` holds the similarity base, not rules. */
+export function ruleFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) {
+        if (name !== 'known-issues') walk(full);
+      } else if (/\.ya?ml$/.test(name)) {
+        out.push(full);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export interface LoadedRules {
+  rules: Rule[];
+  /** The YAML documents, for `rules test` (examples) and `explain`. */
+  docs: Map<string, YamlRuleDoc>;
+}
+
+/** Loads YAML rules from `dir` and the built-in TypeScript rules; ids must be unique. */
+export function loadRules(dir: string = defaultRulesDir()): LoadedRules {
+  let files: string[];
+  try {
+    files = ruleFiles(dir);
+  } catch (err) {
+    throw new RuleError(dir, undefined, `cannot read the rules folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const docs = new Map<string, YamlRuleDoc>();
+  const rules: Rule[] = [];
+  const seen = new Map<string, string>();
+  const add = (rule: Rule): void => {
+    const prev = seen.get(rule.meta.id);
+    if (prev) throw new RuleError(rule.meta.origin, undefined, `rule id '${rule.meta.id}' is also defined in ${prev}`);
+    seen.set(rule.meta.id, rule.meta.origin);
+    rules.push(rule);
+  };
+  for (const file of files) {
+    const doc = loadRuleFile(file);
+    const origin = relative(process.cwd(), file) || file;
+    docs.set(doc.id, doc);
+    add(compileYamlRule(doc, origin));
+  }
+  for (const rule of BUILTIN_RULES) add(rule);
+  return { rules, docs };
+}

@@ -1,0 +1,194 @@
+// The sources a rule reads, named logically (a journal unit, a container, the installer log,
+// service records, resources) and found in the model; also the read-time filter targets.
+import { CONTROL_PLANE_CONTAINER, type LogTarget } from '../ingest/line-filter.js';
+import type { Bundle, EpochMs, Host, HostRole, LogLine, LogSummary, MatchedLine } from '../model/types.js';
+
+export type HostScope = 'bootstrap' | 'master' | 'any';
+export type LogName = 'installer' | 'gather' | 'serial' | 'clusterapi' | 'control-plane';
+export type ResourceName = 'events' | 'clusteroperators' | 'nodes' | 'pods' | 'csrs';
+
+export type RuleSource =
+  | { journal: string; host?: HostScope }
+  | { 'unit-status': string; host?: HostScope }
+  | { container: string; host?: HostScope }
+  | { log: LogName; host?: HostScope }
+  | { service: string; stage?: string; host?: HostScope }
+  | { resource: ResourceName };
+
+/** A line a rule can test: from a streamed log (kept by its filters) or made from structured data. */
+export interface SourceLine {
+  file: string;
+  line?: number;
+  text: string;
+  time?: EpochMs;
+  host?: string;
+  before?: string[];
+  after?: string[];
+  /** Filter ids that kept this line (streamed logs only). */
+  filterIds?: string[];
+}
+
+/** One concrete log or record set a RuleSource resolved to. */
+export interface SourceInstance {
+  label: string;
+  host?: string;
+  /** Streamed logs: the summary, whose matched lines carry filter ids. */
+  log?: LogSummary;
+  /** Structured sources: every line, built here. */
+  lines?: SourceLine[];
+}
+
+/** `etcd*` → /^etcd.*$/. */
+export function globToRegExp(glob: string): RegExp {
+  const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${escaped}$`);
+}
+
+function hostOk(scope: HostScope | undefined, role: HostRole | undefined): boolean {
+  return !scope || scope === 'any' || scope === role;
+}
+
+/** Whether a read-time log target belongs to this source (for line filters). */
+export function sourceAppliesTo(source: RuleSource, target: LogTarget): boolean {
+  if ('journal' in source) return target.kind === 'journal' && hostOk(source.host, target.hostRole) && globToRegExp(source.journal).test(target.unit ?? '');
+  if ('unit-status' in source) {
+    return target.kind === 'unit-status-journal' && hostOk(source.host, target.hostRole) && globToRegExp(source['unit-status']).test(target.unit ?? '');
+  }
+  if ('container' in source) {
+    return target.kind === 'container' && hostOk(source.host, target.hostRole) && globToRegExp(source.container).test(target.container ?? '');
+  }
+  if ('log' in source) {
+    if (source.log === 'control-plane') return target.kind === 'container' && target.container === CONTROL_PLANE_CONTAINER;
+    return target.kind === source.log;
+  }
+  return false;
+}
+
+/** A short label for a source, used in `skipped (missing: ...)`. */
+export function describeSource(source: RuleSource): string {
+  const scope = 'host' in source && source.host && source.host !== 'any' ? `${source.host} ` : '';
+  if ('journal' in source) return `${scope}journal ${source.journal}`;
+  if ('unit-status' in source) return `${scope}unit status ${source['unit-status']}`;
+  if ('container' in source) return `${scope}container ${source.container}`;
+  if ('log' in source) return `${source.log} log`;
+  if ('service' in source) return `${scope}service record ${source.service}${source.stage ? ` (${source.stage})` : ''}`;
+  return `resources ${source.resource}`;
+}
+
+function hosts(bundle: Bundle, scope: HostScope | undefined): Host[] {
+  const all = [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters];
+  return all.filter((h) => hostOk(scope, h.role));
+}
+
+export function hostName(h: Host): string {
+  return h.role === 'bootstrap' ? 'bootstrap' : h.address;
+}
+
+function conditionLines(file: string, name: string, conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: EpochMs }[]): SourceLine[] {
+  return conditions.map((c) => {
+    const l: SourceLine = { file, text: `${name} ${c.type}=${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`.replace(/\s+:/, ':') };
+    if (c.lastTransitionTime !== undefined) l.time = c.lastTransitionTime;
+    return l;
+  });
+}
+
+/** Lines for a resource source, in the shapes rules/README.md documents. */
+function resourceLines(bundle: Bundle, name: ResourceName): SourceLine[] | undefined {
+  const c = bundle.cluster;
+  if (!c) return undefined;
+  switch (name) {
+    case 'events':
+      return c.events?.map((e) => {
+        const l: SourceLine = { file: e.source.file, text: `${e.reason ?? ''}: ${e.message ?? ''}` };
+        if (e.lastTime !== undefined) l.time = e.lastTime;
+        if (e.object) l.host = e.object;
+        return l;
+      });
+    case 'clusteroperators':
+      return c.clusterOperators?.flatMap((o) => conditionLines(o.source.file, o.name, o.conditions));
+    case 'nodes':
+      return c.nodes?.flatMap((n) => conditionLines(n.source.file, n.name, n.conditions).map((l) => ({ ...l, host: n.name })));
+    case 'pods':
+      return c.pods?.flatMap((p) =>
+        p.containers
+          .filter((s) => s.waitingReason || s.terminatedReason || s.lastTerminatedReason)
+          .map((s) => ({
+            file: p.source.file,
+            text: s.waitingReason
+              ? `${p.namespace}/${p.name} ${s.name} waiting ${s.waitingReason}: ${s.waitingMessage ?? ''}`
+              : `${p.namespace}/${p.name} ${s.name} terminated ${s.terminatedReason ?? s.lastTerminatedReason}: exit ${s.lastExitCode ?? ''}`,
+            ...(p.node ? { host: p.node } : {}),
+          })),
+      );
+    case 'csrs':
+      return c.csrs?.map((r) => {
+        const l: SourceLine = { file: r.source.file, text: `${r.name} ${r.state} ${r.requestor ?? ''}`.trim() };
+        if (r.created !== undefined) l.time = r.created;
+        return l;
+      });
+  }
+}
+
+/** Resolves a rule source to what the bundle holds; an empty list means the source is missing. */
+export function resolveSource(bundle: Bundle, source: RuleSource): SourceInstance[] {
+  const out: SourceInstance[] = [];
+  if ('resource' in source) {
+    const lines = resourceLines(bundle, source.resource);
+    if (lines) out.push({ label: `resources/${source.resource}`, lines });
+    return out;
+  }
+  if ('log' in source) {
+    const logs: LogSummary[] =
+      source.log === 'installer'
+        ? bundle.installerLog ? [bundle.installerLog] : []
+        : source.log === 'gather'
+          ? bundle.gatherLog ? [bundle.gatherLog] : []
+          : source.log === 'serial'
+            ? bundle.serialLogs
+            : source.log === 'clusterapi'
+              ? bundle.clusterApiLogs
+              : hosts(bundle, 'bootstrap').flatMap((h) => h.controlPlaneLogs);
+    return logs.map((log) => ({ label: log.source.file, log }));
+  }
+  for (const h of hosts(bundle, source.host)) {
+    const host = hostName(h);
+    if ('journal' in source) {
+      const re = globToRegExp(source.journal);
+      for (const [unit, j] of Object.entries(h.journals)) if (re.test(unit)) out.push({ label: j.source.file, host, log: j });
+    } else if ('unit-status' in source) {
+      const re = globToRegExp(source['unit-status']);
+      for (const [unit, j] of Object.entries(h.unitJournals)) if (re.test(unit)) out.push({ label: j.source.file, host, log: j });
+    } else if ('container' in source) {
+      const re = globToRegExp(source.container);
+      for (const c of h.containers) if (c.log && re.test(c.name ?? '')) out.push({ label: c.log.source.file, host, log: c.log });
+    } else if ('service' in source) {
+      const re = globToRegExp(source.service);
+      for (const [name, record] of Object.entries(h.serviceRecords)) {
+        if (!re.test(name)) continue;
+        const run = record.runs[record.runs.length - 1];
+        const lines: SourceLine[] = [];
+        for (const st of run?.stages ?? []) {
+          if (source.stage && st.name !== source.stage) continue;
+          for (const text of (st.errorMessage ?? '').split('\n').filter((t) => t.trim())) {
+            const l: SourceLine = { file: st.source.file, text, host };
+            if (st.source.line !== undefined) l.line = st.source.line;
+            if (st.end !== undefined) l.time = st.end;
+            lines.push(l);
+          }
+        }
+        out.push({ label: record.source.file, host, lines });
+      }
+    }
+  }
+  return out;
+}
+
+/** The kept lines of a streamed log as SourceLines. */
+export function matchedLines(log: LogSummary, host: string | undefined): SourceLine[] {
+  return log.matched.map((m: MatchedLine<LogLine>) => {
+    const l: SourceLine = { file: log.source.file, line: m.entry.line, text: m.entry.raw ?? m.entry.text, filterIds: m.filterIds, before: m.before, after: m.after };
+    if (m.entry.time !== undefined) l.time = m.entry.time;
+    if (host) l.host = host;
+    return l;
+  });
+}

@@ -1,0 +1,88 @@
+// What a rule is (metadata + check), what it reports (findings with evidence), and what the
+// engine records per rule (fired, passed, skipped for missing input).
+import type { LineFilter } from '../ingest/line-filter.js';
+import type { Bundle, EpochMs, SourceRef } from '../model/types.js';
+import type { CategoryId, StageId } from '../taxonomy.js';
+import type { Evidence, Timeline } from '../timeline/types.js';
+
+export type { Evidence } from '../timeline/types.js';
+
+export type Severity = 'critical' | 'error' | 'warning' | 'info';
+export type Confidence = 'high' | 'medium' | 'low';
+
+export const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, error: 1, warning: 2, info: 3 };
+export const CONFIDENCE_SCORE: Record<Confidence, number> = { high: 0.9, medium: 0.6, low: 0.3 };
+
+export interface RuleMeta {
+  id: string;
+  title: string;
+  stage: StageId;
+  category: CategoryId;
+  severity: Severity;
+  confidence: Confidence;
+  description: string;
+  /** Ordered steps; may hold `{placeholders}` filled from the finding's captures. */
+  fix: string[];
+  references: string[];
+  status?: 'stable' | 'experimental' | 'deprecated';
+  /** Where the rule came from: a YAML file or a TypeScript module. */
+  origin: string;
+}
+
+export interface Finding {
+  ruleId: string;
+  title: string;
+  stage: StageId;
+  category: CategoryId;
+  severity: Severity;
+  confidence: Confidence;
+  message: string;
+  evidence: Evidence[];
+  fix: string[];
+  references: string[];
+  /** Hosts the evidence came from. */
+  hosts: string[];
+  /** Time of the first and last evidence. */
+  firstTime?: EpochMs;
+  lastTime?: EpochMs;
+  /** Values captured from the evidence (image, host, ...). */
+  captures: Record<string, string>;
+}
+
+export type RuleStatus = 'fired' | 'passed' | 'skipped' | 'error';
+
+export interface RuleResult {
+  ruleId: string;
+  status: RuleStatus;
+  /** For skipped rules: the sources that were missing. */
+  missing?: string[];
+  /** For rules that threw: the message (a bug in the rule, reported, not fatal). */
+  error?: string;
+  findings: number;
+  durationMs: number;
+}
+
+/** What a rule's check sees: the frozen model, the stage timeline, and its own kept lines. */
+export interface RuleContext {
+  bundle: Bundle;
+  timeline: Timeline;
+  /** Builds a finding with the rule's metadata. */
+  finding(init: { message: string; evidence: Evidence[]; captures?: Record<string, string>; confidence?: Confidence; severity?: Severity }): Finding;
+}
+
+/** The outcome of a check: findings, or a skip naming what was missing. */
+export type CheckResult = Finding[] | { missing: string[] };
+
+export interface Rule {
+  meta: RuleMeta;
+  /** Lines the rule needs the reader to keep from large logs. */
+  filters: LineFilter[];
+  check(ctx: RuleContext): CheckResult;
+}
+
+/** A reference to a source, for evidence. */
+export function evidenceFrom(ref: SourceRef, text: string, extra: Partial<Evidence> = {}): Evidence {
+  const e: Evidence = { file: ref.file, text, ...extra };
+  if (ref.line !== undefined && e.line === undefined) e.line = ref.line;
+  return e;
+}

@@ -1,0 +1,284 @@
+// YAML rules: load and validate a file (schema, taxonomy, regexes), then compile it into a
+// Rule whose line filters the reader applies in its single pass.
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import yaml from 'js-yaml';
+import type { LineFilter } from '../ingest/line-filter.js';
+import { isCategoryId, isStageId, stageIndex, STAGES, type CategoryId, type StageId } from '../taxonomy.js';
+import { packageRoot } from '../util/package-root.js';
+import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
+import { describeSource, matchedLines, resolveSource, sourceAppliesTo, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
+import type { CheckResult, Confidence, Evidence, Finding, Rule, RuleContext, Severity } from './types.js';
+
+/** A rule file that cannot be used: the CLI prints `file:line: reason` and exits 2. */
+export class RuleError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly reason: string,
+  ) {
+    super(`${file}${line ? `:${line}` : ''}: ${reason}`);
+  }
+}
+
+export interface RuleExample {
+  source?: string;
+  unit?: string;
+  container?: string;
+  note?: string;
+  lines: string[];
+}
+
+/** A YAML rule file as written (after schema validation). */
+export interface YamlRuleDoc {
+  id: string;
+  title: string;
+  stage: StageId;
+  category: CategoryId;
+  severity: Severity;
+  confidence: Confidence;
+  status?: 'stable' | 'experimental' | 'deprecated';
+  description: string;
+  fix: string[];
+  references: string[];
+  sources: RuleSource[];
+  match: { any?: MatcherSpec[]; all?: MatcherSpec[] };
+  exclude?: MatcherSpec[];
+  absent?: MatcherSpec[];
+  when?: { persisted?: string; minCount?: number };
+  message: string;
+  examples?: { positive: RuleExample[]; negative: RuleExample[] };
+}
+
+let validator: ValidateFunction | undefined;
+
+function schemaValidator(): ValidateFunction {
+  if (!validator) {
+    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schema', 'rule.schema.json'), 'utf8')) as object;
+    validator = new Ajv({ allErrors: false, strict: false }).compile(schema);
+  }
+  return validator;
+}
+
+/** Parses YAML, remembering the line where each mapping and sequence starts. */
+function parseWithLines(text: string, file: string): { doc: unknown; lines: WeakMap<object, number> } {
+  const lines = new WeakMap<object, number>();
+  const starts: number[] = [];
+  try {
+    const doc = yaml.load(text, {
+      filename: file,
+      json: false,
+      listener(this: { line: number; result: unknown }, event: 'open' | 'close') {
+        if (event === 'open') starts.push(this.line);
+        else {
+          const start = starts.pop();
+          if (this.result && typeof this.result === 'object' && start !== undefined && !lines.has(this.result)) lines.set(this.result, start + 1);
+        }
+      },
+    });
+    return { doc, lines };
+  } catch (err) {
+    const e = err as { mark?: { line: number }; reason?: string; message: string };
+    throw new RuleError(file, e.mark ? e.mark.line + 1 : undefined, `YAML: ${e.reason ?? e.message}`);
+  }
+}
+
+function lineOf(doc: unknown, lines: WeakMap<object, number>, path: string): number | undefined {
+  let node: unknown = doc;
+  let line = node && typeof node === 'object' ? lines.get(node) : undefined;
+  for (const seg of path.split('/').filter(Boolean)) {
+    if (!node || typeof node !== 'object') break;
+    node = (node as Record<string, unknown>)[seg];
+    if (node && typeof node === 'object') line = lines.get(node) ?? line;
+  }
+  return line;
+}
+
+function describeAjv(e: ErrorObject): string {
+  const at = e.instancePath || '(top)';
+  if (e.keyword === 'additionalProperties') return `${at}: unknown field '${String(e.params.additionalProperty)}'`;
+  if (e.keyword === 'enum') return `${at}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
+  return `${at}: ${e.message ?? 'invalid'}`;
+}
+
+function durationMs(text: string): number {
+  const n = Number(text.slice(0, -1));
+  return n * (text.endsWith('h') ? 3_600_000 : text.endsWith('m') ? 60_000 : 1000);
+}
+
+/** Reads and validates one rule file. Throws RuleError with file, line and reason. */
+export function loadRuleFile(file: string): YamlRuleDoc {
+  const text = readFileSync(file, 'utf8');
+  const { doc, lines } = parseWithLines(text, file);
+  const validate = schemaValidator();
+  if (!validate(doc)) {
+    const err = validate.errors?.[0];
+    throw new RuleError(file, err ? lineOf(doc, lines, err.instancePath) : undefined, err ? describeAjv(err) : 'invalid rule');
+  }
+  const rule = doc as YamlRuleDoc;
+  const at = (path: string): number | undefined => lineOf(doc, lines, path);
+  if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new RuleError(file, at(''), `id '${rule.id}' must equal the file name`);
+  if (!isStageId(rule.stage)) throw new RuleError(file, at(''), `stage '${rule.stage}' is not a taxonomy stage (${STAGES.join(', ')})`);
+  if (!isCategoryId(rule.category)) throw new RuleError(file, at(''), `category '${rule.category}' is not a taxonomy category`);
+  const groups: [string, MatcherSpec[] | undefined][] = [
+    ['match/any', rule.match.any],
+    ['match/all', rule.match.all],
+    ['exclude', rule.exclude],
+    ['absent', rule.absent],
+  ];
+  const captures = new Set<string>(['host', 'count']);
+  for (const [path, specs] of groups) {
+    specs?.forEach((spec, i) => {
+      try {
+        compileMatcher(spec);
+      } catch (err) {
+        throw new RuleError(file, at(`${path}/${i}`), (err as Error).message);
+      }
+      if (spec.regex && isCatastrophic(spec.regex)) throw new RuleError(file, at(`${path}/${i}`), `regex /${spec.regex}/ can backtrack catastrophically`);
+      for (const m of (spec.regex ?? '').matchAll(/\(\?<([A-Za-z_]\w*)>/g)) captures.add(m[1]);
+    });
+  }
+  for (const m of rule.message.matchAll(/\{([A-Za-z_]\w*)\}/g)) {
+    if (!captures.has(m[1])) throw new RuleError(file, at(''), `message placeholder {${m[1]}} names no capture group`);
+  }
+  return rule;
+}
+
+interface CompiledGroup {
+  matchers: CompiledMatcher[];
+  ids: string[];
+}
+
+function group(ruleId: string, tag: string, specs: MatcherSpec[] | undefined): CompiledGroup {
+  const matchers = (specs ?? []).map(compileMatcher);
+  return { matchers, ids: matchers.map((_, i) => `${ruleId}#${tag}${i}`) };
+}
+
+/** Which entries of a group a line matches: by filter ids for streamed lines, by testing otherwise. */
+function hits(line: SourceLine, g: CompiledGroup): number[] {
+  const out: number[] = [];
+  g.matchers.forEach((m, i) => {
+    if (line.filterIds ? line.filterIds.includes(g.ids[i]) : m.test(line.text) !== undefined) out.push(i);
+  });
+  return out;
+}
+
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([A-Za-z_]\w*)\}/g, (whole, key: string) => values[key] ?? whole);
+}
+
+function toEvidence(l: SourceLine): Evidence {
+  const e: Evidence = { file: l.file, text: l.text };
+  if (l.line !== undefined) e.line = l.line;
+  if (l.time !== undefined) e.time = l.time;
+  if (l.host) e.host = l.host;
+  if (l.before && l.before.length > 0) e.before = l.before;
+  if (l.after && l.after.length > 0) e.after = l.after;
+  return e;
+}
+
+/** Evidence to cite: the first occurrence and the last few, in order. */
+function pickEvidence(lines: SourceLine[], max = 4): SourceLine[] {
+  if (lines.length <= max) return lines;
+  return [lines[0], ...lines.slice(lines.length - (max - 1))];
+}
+
+/** A compiled YAML rule; `evaluate` runs it on given source instances (used by `rules test`). */
+export interface YamlRule extends Rule {
+  evaluate(instances: SourceInstance[], ctx: RuleContext): Finding[];
+}
+
+/** Compiles a validated rule document into a Rule. */
+export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
+  const match = group(rule.id, 'm', rule.match.any ?? rule.match.all);
+  const exclude = group(rule.id, 'x', rule.exclude);
+  const absent = group(rule.id, 'a', rule.absent);
+  const requireAll = rule.match.all !== undefined;
+  const persistedMs = rule.when?.persisted ? durationMs(rule.when.persisted) : undefined;
+  const minCount = rule.when?.minCount ?? 1;
+  const appliesTo = (t: Parameters<LineFilter['appliesTo']>[0]): boolean => rule.sources.some((s) => sourceAppliesTo(s, t));
+  const filters: LineFilter[] = [match, exclude, absent].flatMap((g) =>
+    g.matchers.map((m, i): LineFilter => {
+      const f: LineFilter = { id: g.ids[i], appliesTo, literals: m.literals };
+      if (m.pattern) f.pattern = m.pattern;
+      return f;
+    }),
+  );
+
+  function persisted(lines: SourceLine[], instance: SourceInstance, laterStageStart: number | undefined): boolean {
+    if (persistedMs === undefined) return true;
+    const last = lines[lines.length - 1];
+    if (!instance.log) return true;
+    if (last.time !== undefined && instance.log.lastTime !== undefined) {
+      if (last.time >= instance.log.lastTime - persistedMs) return true;
+      return laterStageStart !== undefined && last.time >= laterStageStart;
+    }
+    // Lines without a time (serial consoles): persisted when in the last part of the log.
+    return last.line !== undefined && last.line > instance.log.lineCount - 200;
+  }
+
+  function check(ctx: RuleContext): CheckResult {
+    const resolved = rule.sources.map((s) => resolveSource(ctx.bundle, s));
+    if (resolved.every((r) => r.length === 0)) {
+      return { missing: rule.sources.map((s) => describeSource(s)) };
+    }
+    return evaluate(resolved.flat(), ctx);
+  }
+
+  function evaluate(instances: SourceInstance[], ctx: RuleContext): Finding[] {
+    const laterStart = ctx.timeline.stages
+      .filter((s) => stageIndex(s.id) > stageIndex(rule.stage) && s.start !== undefined)
+      .map((s) => s.start as number)
+      .sort((a, b) => a - b)[0];
+    const kept: SourceLine[] = [];
+    const covered = new Set<number>();
+    for (const instance of instances) {
+      const lines = instance.log ? matchedLines(instance.log, instance.host) : (instance.lines ?? []);
+      const candidates: SourceLine[] = [];
+      for (const line of lines) {
+        if (hits(line, absent).length > 0) return [];
+        const m = hits(line, match);
+        if (m.length === 0 || hits(line, exclude).length > 0) continue;
+        m.forEach((i) => covered.add(i));
+        candidates.push(line);
+      }
+      if (candidates.length > 0 && persisted(candidates, instance, laterStart)) kept.push(...candidates);
+    }
+    if (kept.length < minCount) return [];
+    if (requireAll && covered.size < match.matchers.length) return [];
+    kept.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+    const captures: Record<string, string> = {};
+    for (const l of kept) {
+      for (const m of match.matchers) Object.assign(captures, m.test(l.text) ?? {});
+    }
+    const hosts = [...new Set(kept.map((l) => l.host).filter((h): h is string => !!h))];
+    const values = { ...captures, host: hosts.join(', ') || 'the bundle', count: String(kept.length) };
+    return [
+      ctx.finding({
+        message: fill(rule.message, values),
+        evidence: pickEvidence(kept).map(toEvidence),
+        captures: values,
+      }),
+    ];
+  }
+
+  return {
+    evaluate,
+    meta: {
+      id: rule.id,
+      title: rule.title,
+      stage: rule.stage,
+      category: rule.category,
+      severity: rule.severity,
+      confidence: rule.confidence,
+      description: rule.description.trim(),
+      fix: rule.fix,
+      references: rule.references,
+      ...(rule.status ? { status: rule.status } : {}),
+      origin,
+    },
+    filters,
+    check,
+  };
+}

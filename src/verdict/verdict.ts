@@ -1,0 +1,153 @@
+// The verdict: the earliest stage that did not complete, the most likely root cause among the
+// findings, a one-paragraph summary, and the CI failure mode dashboards join on.
+import type { Finding, RuleResult } from '../rules/types.js';
+import { CONFIDENCE_SCORE } from '../rules/types.js';
+import { STAGE_TITLES, stageIndex, type CategoryId, type CiFailureMode, type StageId } from '../taxonomy.js';
+import type { StageState, Timeline } from '../timeline/types.js';
+
+export type VerdictStatus = 'failed' | 'healthy' | 'inconclusive';
+
+export interface Verdict {
+  status: VerdictStatus;
+  stage: StageId | null;
+  category: CategoryId | null;
+  /** 0..1: how sure the verdict is. */
+  confidence: number;
+  summary: string;
+  /** The finding judged the root cause. */
+  rootCause: string | null;
+  ciFailureMode: CiFailureMode | null;
+}
+
+/**
+ * Categories that cause others: a DNS failure explains the API timeout that follows it, a
+ * full disk explains etcd's slowness. Higher is more likely a root cause.
+ */
+const CAUSAL_RANK: Partial<Record<CategoryId, number>> = {
+  'install-config': 3,
+  dns: 3,
+  'certificate-expired': 3,
+  'clock-skew': 3,
+  'registry-auth': 3,
+  'image-missing': 3,
+  'registry-tls': 3,
+  proxy: 2.5,
+  'registry-unreachable': 2.5,
+  'network-connectivity': 2,
+  'resource-exhaustion': 2,
+  'cloud-provider': 2,
+  ignition: 1.5,
+  'machine-config': 1.5,
+  'container-runtime': 1.5,
+  'network-plugin': 1.5,
+  'csr-pending': 1,
+  'etcd-health': 1,
+  'operator-degraded': 0.5,
+  unknown: 0,
+};
+
+const SEVERITY_WEIGHT = { critical: 4, error: 3, warning: 1.5, info: 0 } as const;
+
+/** How likely a finding is the root cause of a failure at `stage`. */
+export function rootCauseScore(f: Finding, stage: StageId | null): number {
+  let score = SEVERITY_WEIGHT[f.severity] * CONFIDENCE_SCORE[f.confidence] + (CAUSAL_RANK[f.category] ?? 0) * 0.5;
+  if (stage) {
+    const d = stageIndex(f.stage) - stageIndex(stage);
+    // A later stage's error is a consequence, not a cause; an earlier one may explain it.
+    score += d === 0 ? 0.5 : d < 0 ? 0.3 : -3;
+  }
+  return score;
+}
+
+/** Findings sorted most-likely-cause first; ties go to the earlier stage, then the rule id. */
+export function rankFindings(findings: readonly Finding[], stage: StageId | null): Finding[] {
+  return [...findings].sort(
+    (a, b) => rootCauseScore(b, stage) - rootCauseScore(a, stage) || stageIndex(a.stage) - stageIndex(b.stage) || a.ruleId.localeCompare(b.ruleId),
+  );
+}
+
+/** The CI install failure mode of a verdict. */
+export function ciFailureMode(stage: StageId, category: CategoryId): CiFailureMode {
+  if (['install-config', 'registry-auth', 'image-missing', 'registry-tls', 'certificate-expired'].includes(category)) return 'configuration';
+  if (['cloud-provider', 'dns', 'network-connectivity', 'registry-unreachable', 'proxy', 'resource-exhaustion', 'clock-skew'].includes(category)) {
+    return 'infrastructure';
+  }
+  if (stage === 'workers') return 'cluster creation';
+  if (stage === 'cluster-operators') return 'cluster operator stability';
+  return 'cluster bootstrap';
+}
+
+function firstFailedStage(timeline: Timeline): StageState | undefined {
+  return timeline.stages.find((s) => s.status === 'failed');
+}
+
+function where(f: Finding): string {
+  const e = f.evidence[0];
+  if (!e) return '';
+  return ` (${e.file}${e.line ? `:${e.line}` : ''})`;
+}
+
+export interface VerdictInput {
+  timeline: Timeline;
+  findings: readonly Finding[];
+  results: readonly RuleResult[];
+}
+
+/** Draws the verdict from whatever evidence exists. */
+export function decideVerdict({ timeline, findings, results }: VerdictInput): Verdict {
+  const serious = findings.filter((f) => f.severity === 'critical' || f.severity === 'error');
+  const failed = firstFailedStage(timeline);
+  const stuck = timeline.stages.find((s) => s.status === 'in-progress');
+  // The stage: the timeline's first failure; else the earliest stage a serious finding names;
+  // else a stage still in progress when the bundle was gathered.
+  const findingStage = serious.map((f) => f.stage).sort((a, b) => stageIndex(a) - stageIndex(b))[0];
+  const stage: StageId | undefined = failed?.id ?? findingStage ?? stuck?.id;
+
+  const checked = results.filter((r) => r.status !== 'skipped').length;
+  const skipped = results.filter((r) => r.status === 'skipped').length;
+  if (!stage) {
+    const ok = timeline.stages.filter((s) => s.status === 'ok').map((s) => s.id);
+    return {
+      // With no stage seen complete there is nothing to call healthy.
+      status: ok.length > 0 ? 'healthy' : 'inconclusive',
+      stage: null,
+      category: null,
+      confidence: ok.length > 0 ? 0.8 : 0.5,
+      summary:
+        `No failure found. Stages seen complete: ${ok.length > 0 ? ok.join(', ') : 'none (the bundle holds too little to tell)'}. ` +
+        `${checked} rules checked and passed${skipped > 0 ? `; ${skipped} skipped for missing input` : ''}.`,
+      rootCause: null,
+      ciFailureMode: null,
+    };
+  }
+
+  const ranked = rankFindings(findings.filter((f) => f.severity !== 'info'), stage);
+  const root = ranked[0] && rootCauseScore(ranked[0], stage) > 0 ? ranked[0] : undefined;
+  const category: CategoryId = root?.category ?? 'unknown';
+  const stageTitle = STAGE_TITLES[stage];
+  const state = timeline.stages.find((s) => s.id === stage);
+  const hosts = state && state.hosts.length > 0 ? ` on ${state.hosts.join(', ')}` : '';
+  let confidence = root ? CONFIDENCE_SCORE[root.confidence] : 0.25;
+  if (root && root.stage !== stage) confidence *= 0.85;
+  if (root && failed && failed.id === stage) confidence = Math.min(0.97, confidence + 0.05);
+  const how = failed ? 'failed' : state?.status === 'in-progress' ? 'did not complete' : 'shows errors';
+  const parts = [`The installation ${how} at stage ${stage} (${stageTitle})${hosts}.`];
+  if (root) {
+    parts.push(`Most likely cause: ${root.title} — ${root.message}${where(root)}.`);
+    if (root.fix[0]) parts.push(`First step: ${root.fix[0]}`);
+  } else {
+    const decided = state?.evidence[0];
+    parts.push(`No rule identified the cause${decided ? `; the stage was decided by ${state?.decidedBy}: ${decided.text}` : ''}.`);
+  }
+  const others = findings.length - (root ? 1 : 0);
+  if (others > 0) parts.push(`${others} other finding${others === 1 ? '' : 's'} below.`);
+  return {
+    status: 'failed',
+    stage,
+    category,
+    confidence: Math.round(confidence * 100) / 100,
+    summary: parts.join(' '),
+    rootCause: root?.ruleId ?? null,
+    ciFailureMode: ciFailureMode(stage, category),
+  };
+}
