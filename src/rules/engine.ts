@@ -20,9 +20,9 @@ export function contextFor(rule: Rule, bundle: Bundle, timeline: Timeline): Rule
       const hosts = [...new Set(init.evidence.map((e) => e.host).filter((h): h is string => !!h))];
       const f: Finding = {
         ruleId: m.id,
-        title: m.title,
-        stage: m.stage,
-        category: m.category,
+        title: init.title ?? m.title,
+        stage: init.stage ?? m.stage,
+        category: init.category ?? m.category,
         severity: init.severity ?? m.severity,
         confidence: init.confidence ?? m.confidence,
         message: init.message,

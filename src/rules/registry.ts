@@ -1,4 +1,23 @@
 // The TypeScript rules, listed in one place (YAML rules are discovered from rules/).
+import { bootkubeStageFailed } from './builtin/bootkube-stage-failed.js';
+import { certificateValidity } from './builtin/certificate-validity.js';
+import { clusterOperatorConditions } from './builtin/cluster-operator-conditions.js';
+import { csrPendingNodesMissing } from './builtin/csr-pending-nodes-missing.js';
+import { etcdQuorum } from './builtin/etcd-quorum.js';
+import { installerWaitFailed } from './builtin/installer-wait-failed.js';
+import { mastersUnreachable } from './builtin/masters-unreachable.js';
+import { releaseDigestMismatch } from './builtin/release-digest-mismatch.js';
+import { releaseImageServiceFailed } from './builtin/release-image-service-failed.js';
 import type { Rule } from './types.js';
 
-export const BUILTIN_RULES: readonly Rule[] = [];
+export const BUILTIN_RULES: readonly Rule[] = [
+  releaseImageServiceFailed,
+  bootkubeStageFailed,
+  certificateValidity,
+  etcdQuorum,
+  csrPendingNodesMissing,
+  releaseDigestMismatch,
+  clusterOperatorConditions,
+  installerWaitFailed,
+  mastersUnreachable,
+];

@@ -66,8 +66,20 @@ export interface RuleResult {
 export interface RuleContext {
   bundle: Bundle;
   timeline: Timeline;
-  /** Builds a finding with the rule's metadata. */
-  finding(init: { message: string; evidence: Evidence[]; captures?: Record<string, string>; confidence?: Confidence; severity?: Severity }): Finding;
+  /** Builds a finding with the rule's metadata; TypeScript rules may name a more precise stage or category. */
+  finding(init: FindingInit): Finding;
+}
+
+export interface FindingInit {
+  message: string;
+  evidence: Evidence[];
+  captures?: Record<string, string>;
+  confidence?: Confidence;
+  severity?: Severity;
+  stage?: StageId;
+  category?: CategoryId;
+  /** A distinct title for this finding (several findings of one rule). */
+  title?: string;
 }
 
 /** The outcome of a check: findings, or a skip naming what was missing. */

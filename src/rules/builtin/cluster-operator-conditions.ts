@@ -1,0 +1,89 @@
+// Cluster operators that are Degraded or not Available, from resources/clusteroperators.json
+// or, when the API never answered the gather, from the conditions the installer log printed.
+import type { CategoryId, StageId } from '../../taxonomy.js';
+import type { Evidence } from '../../timeline/types.js';
+import { defineRule } from '../define-rule.js';
+import type { Finding } from '../types.js';
+
+/** Operators whose trouble names a more precise category than `operator-degraded`. */
+const OPERATOR_CATEGORY: Record<string, CategoryId> = {
+  network: 'network-plugin',
+  etcd: 'etcd-health',
+  'machine-config': 'machine-config',
+  'cloud-credential': 'cloud-provider',
+  'machine-api': 'cloud-provider',
+  'cloud-controller-manager': 'cloud-provider',
+  dns: 'dns',
+};
+
+interface Trouble {
+  operator: string;
+  condition: string;
+  status: string;
+  reason?: string;
+  message: string;
+  evidence: Evidence;
+}
+
+export const clusterOperatorConditions = defineRule({
+  meta: {
+    id: 'cluster-operator-conditions',
+    title: 'A cluster operator is Degraded or not Available',
+    stage: 'cluster-operators',
+    category: 'operator-degraded',
+    severity: 'error',
+    confidence: 'medium',
+    description:
+      "Each cluster operator reports Available, Progressing and Degraded conditions. An operator that is Degraded=True or Available=False at the end of the install blocks completion. The operator's own message usually names the failing component; for network, etcd, machine-config and cloud operators the category says where to look.",
+    fix: [
+      'List the operators and their conditions: `oc get clusteroperators` and `oc describe clusteroperator <name>`.',
+      'Look at the operator namespace: `oc get pods -n openshift-<name>` and the logs of its operator pod.',
+      'Gather more: `oc adm must-gather` once the API answers.',
+    ],
+    references: ['https://github.com/openshift/installer/blob/master/cmd/openshift-install/create.go', 'https://docs.openshift.com/container-platform/4.14/support/troubleshooting/troubleshooting-installations.html'],
+  },
+  check(ctx) {
+    const ops = ctx.bundle.cluster?.clusterOperators;
+    const log = ctx.bundle.installerLog;
+    if (!ops && !(log && log.operatorConditions.length > 0)) return { missing: ['resources clusteroperators', 'installer log operator conditions'] };
+    const troubles: Trouble[] = [];
+    if (ops) {
+      for (const op of ops) {
+        for (const c of op.conditions) {
+          if ((c.type === 'Degraded' && c.status === 'True') || (c.type === 'Available' && c.status !== 'True')) {
+            troubles.push({ operator: op.name, condition: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), message: c.message ?? '', evidence: { file: op.source.file, text: `${op.name} ${c.type}=${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`, ...(c.lastTransitionTime ? { time: c.lastTransitionTime } : {}) } });
+          }
+        }
+      }
+    } else if (log) {
+      // The installer prints conditions repeatedly: the last report per operator and condition wins.
+      const last = new Map<string, (typeof log.operatorConditions)[number]>();
+      for (const c of log.operatorConditions) last.set(`${c.operator}/${c.condition}`, c);
+      for (const c of last.values()) {
+        if ((c.condition === 'Degraded' && c.status === 'True') || (c.condition === 'Available' && c.status !== 'True')) {
+          troubles.push({ operator: c.operator, condition: c.condition, status: c.status, ...(c.reason ? { reason: c.reason } : {}), message: c.message, evidence: { file: log.source.file, line: c.line, text: `Cluster operator ${c.operator} ${c.condition} is ${c.status}${c.reason ? ` with ${c.reason}` : ''}: ${c.message}`, ...(c.time !== undefined ? { time: c.time } : {}) } });
+        }
+      }
+    }
+    const byOperator = new Map<string, Trouble[]>();
+    for (const t of troubles) byOperator.set(t.operator, [...(byOperator.get(t.operator) ?? []), t]);
+    const bootstrapDone = ctx.timeline.stages.find((s) => s.id === 'bootstrap-complete')?.status === 'ok';
+    const findings: Finding[] = [];
+    for (const [operator, list] of [...byOperator.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      const category = OPERATOR_CATEGORY[operator] ?? 'operator-degraded';
+      const stage: StageId = operator === 'etcd' && !bootstrapDone ? 'etcd-scaling' : 'cluster-operators';
+      const head = list[0];
+      findings.push(
+        ctx.finding({
+          title: `Cluster operator ${operator} is ${list.map((t) => `${t.condition}=${t.status}`).join(', ')}`,
+          message: `${operator}: ${head.reason ? `${head.reason}: ` : ''}${head.message}`.trim(),
+          evidence: list.slice(0, 3).map((t) => t.evidence),
+          category,
+          stage,
+          captures: { operator },
+        }),
+      );
+    }
+    return findings;
+  },
+});

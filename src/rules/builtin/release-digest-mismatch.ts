@@ -1,0 +1,69 @@
+// The release the bootstrap host pulled versus the release the masters were told to use: a
+// different release digest on a master means stale or mixed ignition/boot artifacts.
+import type { Bundle } from '../../model/types.js';
+import type { Evidence } from '../../timeline/types.js';
+import { hostName } from '../sources.js';
+import { defineRule, keepId } from '../define-rule.js';
+
+const ID = 'release-digest-mismatch';
+// A release payload reference: `.../ocp-release@sha256:<64 hex>`, `okd`, `origin-release`, nightlies.
+const RELEASE_REF = /[\w.-]+(?::\d+)?\/[\w./-]*(?:ocp|okd|origin)[\w-]*-release[\w-]*(?::[\w.-]+)?@sha256:([0-9a-f]{64})/;
+
+interface Seen {
+  digest: string;
+  evidence: Evidence;
+}
+
+function refs(bundle: Bundle, role: 'bootstrap' | 'master'): Seen[] {
+  const out: Seen[] = [];
+  const id = keepId(ID, 'release');
+  const hosts = role === 'bootstrap' ? (bundle.bootstrap ? [bundle.bootstrap] : []) : bundle.masters;
+  for (const h of hosts) {
+    for (const j of Object.values(h.journals)) {
+      for (const m of j.matched) {
+        if (!m.filterIds.includes(id)) continue;
+        const r = RELEASE_REF.exec(m.entry.text);
+        if (r) out.push({ digest: r[1], evidence: { file: j.source.file, line: m.entry.line, text: m.entry.raw ?? m.entry.text, host: hostName(h), ...(m.entry.time !== undefined ? { time: m.entry.time } : {}) } });
+      }
+    }
+  }
+  return out;
+}
+
+export const releaseDigestMismatch = defineRule({
+  meta: {
+    id: ID,
+    title: 'Masters use a different release than the bootstrap host',
+    stage: 'masters-provision',
+    category: 'machine-config',
+    severity: 'error',
+    confidence: 'medium',
+    description:
+      'Finds the release payload digest the bootstrap host pulled (release-image journal, installer log) and the release digests the masters reference in their journals. A master on another release booted from stale ignition or boot media, or a mirror rewrote the payload; its machine config will not match the cluster.',
+    fix: [
+      'Compare `oc adm release info <release image>` with the digest the master logs show.',
+      'Regenerate ignition configs and boot media from the same openshift-install binary and release (`openshift-install version`).',
+      'For disconnected installs, check the mirror holds the release digest the installer expects (`oc adm release info <mirror>@sha256:<digest>`).',
+    ],
+    references: ['https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/release-image.sh.template'],
+  },
+  keep: [{ name: 'release', literals: ['-release'], pattern: RELEASE_REF, logs: (t) => t.kind === 'journal' }],
+  check(ctx) {
+    const boot = refs(ctx.bundle, 'bootstrap');
+    const fromInstaller = ctx.bundle.installerLog?.releaseImage;
+    const installerDigest = fromInstaller ? RELEASE_REF.exec(fromInstaller)?.[1] : undefined;
+    const expected = installerDigest ?? boot[0]?.digest;
+    if (!expected) return { missing: ['release image digest on the bootstrap host (release-image journal or installer log)'] };
+    const masters = refs(ctx.bundle, 'master');
+    if (masters.length === 0 && ctx.bundle.masters.length === 0) return { missing: ['master journals'] };
+    const other = masters.filter((m) => m.digest !== expected);
+    if (other.length === 0) return [];
+    const bootEvidence: Evidence = boot[0]?.evidence ?? { file: ctx.bundle.installerLog?.source.file ?? 'installer log', text: `release image ${fromInstaller}` };
+    return [
+      ctx.finding({
+        message: `The bootstrap host uses release sha256:${expected.slice(0, 12)}…, but ${[...new Set(other.map((o) => o.evidence.host))].join(', ')} reference sha256:${other[0].digest.slice(0, 12)}…`,
+        evidence: [bootEvidence, ...other.slice(0, 3).map((o) => o.evidence)],
+      }),
+    ];
+  },
+});
