@@ -84,13 +84,22 @@ function parseWithLines(text: string, file: string): { doc: unknown; lines: Weak
   }
 }
 
-function lineOf(doc: unknown, lines: WeakMap<object, number>, path: string): number | undefined {
+/** The line of a JSON-pointer path: its object's line, or for a scalar the line of its key. */
+function lineOf(doc: unknown, lines: WeakMap<object, number>, path: string, text: string): number | undefined {
   let node: unknown = doc;
   let line = node && typeof node === 'object' ? lines.get(node) : undefined;
-  for (const seg of path.split('/').filter(Boolean)) {
+  const segs = path.split('/').filter(Boolean);
+  for (const seg of segs) {
     if (!node || typeof node !== 'object') break;
     node = (node as Record<string, unknown>)[seg];
     if (node && typeof node === 'object') line = lines.get(node) ?? line;
+  }
+  const last = segs[segs.length - 1];
+  if ((node === undefined || typeof node !== 'object') && last && !/^\d+$/.test(last)) {
+    // Scalars have no object to remember: find their key below the enclosing object's line.
+    const all = text.split('\n');
+    const key = new RegExp(`^\\s*(?:- )?${last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`);
+    for (let i = (line ?? 1) - 1; i < all.length; i++) if (key.test(all[i])) return i + 1;
   }
   return line;
 }
@@ -114,10 +123,10 @@ export function loadRuleFile(file: string): YamlRuleDoc {
   const validate = schemaValidator();
   if (!validate(doc)) {
     const err = validate.errors?.[0];
-    throw new RuleError(file, err ? lineOf(doc, lines, err.instancePath) : undefined, err ? describeAjv(err) : 'invalid rule');
+    throw new RuleError(file, err ? lineOf(doc, lines, err.instancePath, text) : undefined, err ? describeAjv(err) : 'invalid rule');
   }
   const rule = doc as YamlRuleDoc;
-  const at = (path: string): number | undefined => lineOf(doc, lines, path);
+  const at = (path: string): number | undefined => lineOf(doc, lines, path, text);
   if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new RuleError(file, at(''), `id '${rule.id}' must equal the file name`);
   if (!isStageId(rule.stage)) throw new RuleError(file, at(''), `stage '${rule.stage}' is not a taxonomy stage (${STAGES.join(', ')})`);
   if (!isCategoryId(rule.category)) throw new RuleError(file, at(''), `category '${rule.category}' is not a taxonomy category`);

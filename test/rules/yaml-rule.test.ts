@@ -1,0 +1,127 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeBundle } from '../../src/analysis/analyze.js';
+import { loadRules } from '../../src/rules/load-rules.js';
+import { compileYamlRule, loadRuleFile, RuleError } from '../../src/rules/yaml-rule.js';
+import { testRuleExamples } from '../../src/rules/rule-tester.js';
+import { bundleFiles, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
+
+const RULE = `id: etcd-wait-retrying
+title: bootkube keeps retrying etcd
+stage: bootstrap-etcd
+category: etcd-health
+severity: error
+confidence: medium
+description: bootkube waited for etcd until the end of its log.
+fix:
+  - Check the etcd container on {host}.
+references:
+  - https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/bootkube.sh.template
+sources:
+  - journal: bootkube
+    host: bootstrap
+match:
+  any:
+    - regex: 'etcdctl (?<what>failed)\\. Retrying'
+exclude:
+  - contains: 'level=debug'
+when:
+  persisted: 10m
+message: 'etcdctl {what} {count} times on {host}'
+examples:
+  positive:
+    - lines:
+        - 'Nov 22 10:15:04 b bootkube.sh[2507]: Waiting for etcd cluster...'
+        - 'Nov 22 11:16:01 b bootkube.sh[2507]: etcdctl failed. Retrying in 5 seconds...'
+  negative:
+    - note: healed long before the log ended
+      lines:
+        - 'Nov 22 10:15:04 b bootkube.sh[2507]: etcdctl failed. Retrying in 5 seconds...'
+        - 'Nov 22 11:15:04 b bootkube.sh[2507]: Starting cluster-bootstrap...'
+    - lines:
+        - 'Nov 22 10:15:04 b bootkube.sh[2507]: Waiting for etcd cluster...'
+`;
+
+function rulesDir(files: Record<string, string>): string {
+  const dir = tempDir('bootlens-rules-');
+  return writeTree(dir, 'rules', files);
+}
+
+describe('YAML rules', () => {
+  it('loads, compiles to read-time filters with literals, and fires with evidence and captures', async () => {
+    const dir = rulesDir({ 'bootstrap-etcd/etcd-wait-retrying.yaml': RULE });
+    const { rules } = loadRules(dir);
+    const rule = rules.find((r) => r.meta.id === 'etcd-wait-retrying');
+    expect(rule?.filters.map((f) => [f.id, f.literals])).toEqual([
+      ['etcd-wait-retrying#m0', ['. Retrying']],
+      ['etcd-wait-retrying#x0', ['level=debug']],
+    ]);
+    const bundle = writeTree(tempDir(), ROOT, bundleFiles());
+    const result = await analyzeBundle(bundle, { rules: [rule!], version: 'test' });
+    const f = result.findings.find((x) => x.ruleId === 'etcd-wait-retrying');
+    expect(f?.message).toBe('etcdctl failed 2 times on bootstrap');
+    expect(f?.evidence.map((e) => e.line)).toEqual([7, 8]);
+    expect(f?.evidence[1].before).toHaveLength(2);
+    expect(f?.fix).toEqual(['Check the etcd container on bootstrap.']);
+    expect(f?.captures.what).toBe('failed');
+  });
+
+  it('drops an error that healed: its last occurrence is long before the log ends', async () => {
+    const dir = rulesDir({ 'x/etcd-wait-retrying.yaml': RULE });
+    const { rules } = loadRules(dir);
+    const files = bundleFiles();
+    files['bootstrap/journals/bootkube.log'] = [
+      'Nov 22 10:15:04 b bootkube.sh[2507]: etcdctl failed. Retrying in 5 seconds...',
+      'Nov 22 10:16:04 b bootkube.sh[2507]: Starting cluster-bootstrap...',
+      'Nov 22 11:16:04 b bootkube.sh[2507]: Pod Status:openshift-kube-apiserver/kube-apiserver Ready',
+    ].join('\n');
+    const result = await analyzeBundle(writeTree(tempDir(), ROOT, files), { rules, version: 'test' });
+    expect(result.findings.filter((f) => f.ruleId === 'etcd-wait-retrying')).toEqual([]);
+    expect(result.rules.passed).toContain('etcd-wait-retrying');
+  });
+
+  it('is skipped, naming what is missing, when its sources are not in the bundle', async () => {
+    const { rules } = loadRules(rulesDir({ 'x/etcd-wait-retrying.yaml': RULE }));
+    const result = await analyzeBundle(writeTree(tempDir(), ROOT, { 'gather.log': 'Gathering bootstrap journals ...\n' }), { rules, version: 'test' });
+    expect(result.rules.skipped).toContainEqual({ ruleId: 'etcd-wait-retrying', missing: ['bootstrap journal bootkube'] });
+  });
+
+  it('passes its own examples through the real reader', async () => {
+    const dir = rulesDir({ 'x/etcd-wait-retrying.yaml': RULE });
+    const doc = loadRuleFile(join(dir, 'x/etcd-wait-retrying.yaml'));
+    expect(await testRuleExamples(compileYamlRule(doc, 'x'), doc)).toEqual([]);
+    // A rule whose example contradicts it is caught.
+    const broken = { ...doc, examples: { positive: doc.examples!.negative, negative: doc.examples!.positive } };
+    const failures = await testRuleExamples(compileYamlRule(broken, 'x'), broken);
+    expect(failures.map((f) => [f.kind, f.reason])).toEqual([
+      ['positive', 'did not fire'],
+      ['positive', 'did not fire'],
+      ['negative', 'fired'],
+    ]);
+  });
+
+  it('rejects bad rule files with the file, the line and the reason', () => {
+    const cases: [string, RegExp][] = [
+      [RULE.replace('stage: bootstrap-etcd', 'stage: bootstrap'), /stage 'bootstrap' is not a taxonomy stage/],
+      [RULE.replace('severity: error', 'severity: fatal'), /:5: \/severity: must be one of critical, error, warning, info/],
+      [RULE.replace("regex: 'etcdctl (?<what>failed)\\. Retrying'", "regex: '(a+)+b'"), /:17: regex .* can backtrack catastrophically/],
+      [RULE.replace("regex: 'etcdctl (?<what>failed)\\. Retrying'", "regex: 'etcdctl ('"), /invalid regex/],
+      [RULE.replace('{count} times', '{image} times'), /placeholder \{image\} names no capture group/],
+      [RULE.replace('title: bootkube', 'titel: bootkube'), /unknown field 'titel'|must have required property 'title'/],
+      [RULE.replace('references:\n  - https', 'references:\n  - ftp'), /references\/0/],
+      ['id: [unclosed\nx: 1\n', /:\d+: YAML: /],
+    ];
+    for (const [text, expected] of cases) {
+      const dir = tempDir('bootlens-bad-');
+      const file = join(dir, 'etcd-wait-retrying.yaml');
+      writeFileSync(file, text);
+      expect(() => loadRuleFile(file), expected.source).toThrow(RuleError);
+      expect(() => loadRuleFile(file), expected.source).toThrow(expected);
+    }
+    const dir = tempDir('bootlens-bad-');
+    const misnamed = join(dir, 'other-name.yaml');
+    writeFileSync(misnamed, RULE);
+    expect(() => loadRuleFile(misnamed)).toThrow(/id 'etcd-wait-retrying' must equal the file name/);
+  });
+});
