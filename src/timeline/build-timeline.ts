@@ -251,20 +251,37 @@ function fromInstallerLog(board: StageBoard, bundle: Bundle): void {
   }
 }
 
-/** Stages 1-9 run in sequence on the bootstrap host: a stage that started implies the ones before it ended. */
-const SEQUENTIAL_UNTIL: StageId = 'bootstrap-complete';
+/**
+ * bootkube.sh runs these in sequence on the bootstrap host: one that started implies the ones
+ * before it ended. masters-provision runs beside cb-bootstrap, so only a later stage that
+ * completed implies it.
+ */
+const SCRIPT_STAGES: readonly StageId[] = [
+  'release-image',
+  'node-runtime',
+  'render',
+  'bootstrap-etcd',
+  'bootstrap-control-plane',
+  'production-control-plane',
+  'etcd-scaling',
+  'bootstrap-complete',
+];
 
 function normalise(board: StageBoard): void {
-  const seq = STAGES.slice(0, stageIndex(SEQUENTIAL_UNTIL) + 1);
+  const seq = STAGES.slice(0, stageIndex('bootstrap-complete') + 1);
+  let laterOk: StageState | undefined;
   let laterStarted: StageState | undefined;
   for (let i = seq.length - 1; i >= 0; i--) {
     const s = board.get(seq[i]);
-    if (s.status === 'unknown' && laterStarted) {
+    const script = SCRIPT_STAGES.includes(s.id);
+    const by = s.status === 'unknown' ? (script ? laterStarted : undefined) ?? laterOk : undefined;
+    if (by) {
       s.status = 'ok';
-      s.decidedBy = `implied: ${laterStarted.id} started`;
-      s.evidence = laterStarted.evidence.slice(0, 1);
+      s.decidedBy = `implied: ${by.id} ${by.status === 'ok' ? 'completed' : 'started'}`;
+      s.evidence = by.evidence.slice(0, 1);
     }
-    if (s.status === 'ok' || s.status === 'failed' || s.status === 'in-progress') laterStarted = s;
+    if (s.status === 'ok') laterOk = s;
+    if (script && (s.status === 'ok' || s.status === 'failed' || s.status === 'in-progress')) laterStarted = s;
   }
   // After the first failure nothing later can have happened unless evidence says so.
   const firstFailed = STAGES.findIndex((id) => board.get(id).status === 'failed');
