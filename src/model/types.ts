@@ -176,7 +176,10 @@ export interface ServiceRun {
   stages: ServiceStageRun[];
   errorLine?: string;
   errorMessage?: string;
+  /** The `service start` entry. */
   source: SourceRef;
+  /** The `service end` entry, which carries the run's result and error. */
+  endSource?: SourceRef;
 }
 
 export interface ServiceRecord {

@@ -131,6 +131,7 @@ export function buildServiceRuns(entries: ServiceRecordEntry[]): ServiceRun[] {
       }
       case 'service end': {
         const run = ensureRun(entry);
+        run.endSource = entry.source;
         if (entry.timestamp !== undefined) run.end = entry.timestamp;
         if (entry.result !== undefined) run.result = entry.result;
         if (entry.errorLine !== undefined) run.errorLine = entry.errorLine;

@@ -35,7 +35,7 @@ export const bootkubeStageFailed = defineRule({
     const stage = failed ? bootkubeStage(failed.name, apiAnswered) : undefined;
     const message = failed?.errorMessage ?? run.errorMessage ?? '';
     const lines = message.split('\n').filter((l) => l.trim()).slice(-3);
-    const ref = failed?.source ?? run.source;
+    const ref = failed?.source ?? run.endSource ?? run.source;
     const evidence: Evidence[] = (lines.length > 0 ? lines : [`bootkube stage ${failed?.name ?? '?'} failed`]).map((text) => {
       const e: Evidence = { file: ref.file, text, host: 'bootstrap' };
       if (ref.line !== undefined) e.line = ref.line;

@@ -37,7 +37,7 @@ export const releaseImageServiceFailed = defineRule({
       if (!run || (run.result !== 'failure' && !failedStage)) continue;
       const message = run.errorMessage ?? failedStage?.errorMessage ?? '';
       const lines = message.split('\n').filter((l) => l.trim()).slice(-3);
-      const ref = failedStage?.source ?? run.source;
+      const ref = failedStage?.source ?? run.endSource ?? run.source;
       const evidence: Evidence[] = (lines.length > 0 ? lines : [`${record.service} service ended: failure`]).map((text) => {
         const e: Evidence = { file: ref.file, text, host: 'bootstrap' };
         if (ref.line !== undefined) e.line = ref.line;
