@@ -1,6 +1,6 @@
 // A small but real-format log bundle (bootstrap host + three masters) written as files, and
 // packed the ways users hand bundles over: folder, tar, tar.gz, zip, nested archives.
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync, createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import * as tar from 'tar';
@@ -272,9 +272,18 @@ export function bundleFiles(): Record<string, string> {
   return files;
 }
 
-/** A fresh temp folder. */
+const created: string[] = [];
+
+/** A fresh temp folder, removed when the test file ends (see test/support/setup.ts). */
 export function tempDir(prefix = 'bootlens-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
+}
+
+/** Removes every temp folder made so far. */
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Writes files under `root/<name>/`; returns the bundle folder. */
