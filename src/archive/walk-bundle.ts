@@ -26,15 +26,23 @@ export interface ReadLimits {
   maxDepth: number;
   /** A zip nested in a tar needs random access: it is held in memory up to this size. */
   maxNestedZipBytes: number;
+  /**
+   * Uncompressed bytes per byte read from disk, checked past 512 MiB: logs compress about
+   * 10-30 times, a decompression bomb thousands of times.
+   */
+  maxRatio: number;
 }
 
 export const DEFAULT_READ_LIMITS: ReadLimits = {
-  maxTotalBytes: 64 * 1024 ** 3,
+  maxTotalBytes: 32 * 1024 ** 3,
   maxEntries: 500_000,
-  maxEntryBytes: 16 * 1024 ** 3,
+  maxEntryBytes: 8 * 1024 ** 3,
   maxDepth: 4,
   maxNestedZipBytes: 128 * 1024 ** 2,
+  maxRatio: 400,
 };
+
+const RATIO_CHECK_FROM = 512 * 1024 ** 2;
 
 /** A regular file of the bundle, with nested archives resolved. */
 export interface BundleFile {
@@ -66,6 +74,8 @@ function looksLikeInstallerLog(name: string, head: Buffer): boolean {
 class Walker {
   entries = 0;
   bytes = 0;
+  /** Bytes read from disk, for the decompression ratio. */
+  rawBytes = 0;
   readonly nested: string[] = [];
   private readonly stop = new AbortController();
 
@@ -171,6 +181,14 @@ class Walker {
       if (cut || this.stop.signal.aborted) continue;
       entryBytes += chunk.length;
       this.bytes += chunk.length;
+      if (this.rawBytes > 0 && this.bytes > RATIO_CHECK_FROM && this.bytes / this.rawBytes > this.limits.maxRatio) {
+        this.halt({
+          kind: 'limit',
+          file: path,
+          message: `${Math.round(this.bytes / this.rawBytes)} bytes out per byte in: a decompression bomb, reading stopped here`,
+        });
+        continue;
+      }
       if (this.bytes > this.limits.maxTotalBytes) {
         this.halt({ kind: 'limit', file: path, message: `bundle larger than ${this.limits.maxTotalBytes} bytes uncompressed: reading stopped here` });
         continue;
@@ -197,6 +215,14 @@ class Walker {
   private halt(problem: ReadProblem): void {
     if (!this.stop.signal.aborted) this.report(problem);
     this.stop.abort();
+  }
+}
+
+/** Counts the bytes read from disk as they pass. */
+async function* countRaw(source: AsyncIterable<Buffer>, walker: Walker): AsyncIterable<Buffer> {
+  for await (const chunk of source) {
+    walker.rawBytes += chunk.length;
+    yield chunk;
   }
 }
 
@@ -229,7 +255,7 @@ export async function walkBundle(
   if (st.size === 0) throw new InputError(`${inputPath} is empty`);
 
   const stream = createReadStream(inputPath, { highWaterMark: 256 * 1024 });
-  const { head, body } = await peek(stream);
+  const { head, body } = await peek(countRaw(stream, walker));
   const format = detectFormat(head);
   try {
     switch (format) {

@@ -2,7 +2,7 @@
 // names their source, and each source goes to its parser or to a streaming log collector.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { DEFAULT_READ_LIMITS, walkBundle, type BundleFile, type ReadLimits } from '../archive/walk-bundle.js';
+import { DEFAULT_READ_LIMITS, InputError, walkBundle, type BundleFile, type ReadLimits } from '../archive/walk-bundle.js';
 import type { Bundle, LogKind, LogLine, LogSummary, ReadProblem, SourceRef } from '../model/types.js';
 import { parseCertificates } from '../parsers/certificates.js';
 import { parseCrictlInspect, parsePodmanInspect } from '../parsers/container-inspect.js';
@@ -28,6 +28,7 @@ import { classifyPath, type HostSelector, type SourceSpec } from '../specs/layou
 import { LineSplitter } from '../text/lines.js';
 import { gatherIdTime } from '../text/time.js';
 import { BundleBuilder } from './bundle-builder.js';
+import { DEFAULT_STRUCTURED_LIMITS, structuredRefusal, type StructuredLimits } from './structured-limits.js';
 import { JournalCollector } from './journal-collector.js';
 import { ActiveFilters, CONTROL_PLANE_CONTAINER, type LineFilter, type LogTarget } from './line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from './log-collector.js';
@@ -43,6 +44,7 @@ export interface ReadOptions {
   maxStructuredBytes?: number;
   /** The installer's own `.openshift_install.log`, given beside the bundle. */
   installLog?: string;
+  structuredLimits?: Partial<StructuredLimits>;
 }
 
 const DEFAULT_MAX_LINE = 64 * 1024;
@@ -62,6 +64,9 @@ async function readText(body: AsyncIterable<Buffer>, max: number): Promise<strin
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** Specs whose files are JSON, checked for depth before parsing. */
+const JSON_SPECS = new Set<SourceSpec['kind']>(['service-record', 'container-inspect', 'resource-json']);
+
 /** Routes each bundle file to its parser and collects the results. */
 class Router {
   readonly builder = new BundleBuilder();
@@ -69,6 +74,11 @@ class Router {
   private readonly logLimits: LogLimits;
   private readonly maxLine: number;
   private readonly maxStructured: number;
+  private readonly structuredLimits: StructuredLimits;
+  /** Files the layout recognised: zero means this is no installer log bundle. */
+  classified = 0;
+  /** Files laid out as `oc adm must-gather` writes them. */
+  mustGatherLike = 0;
 
   constructor(
     private readonly filters: readonly LineFilter[],
@@ -78,6 +88,7 @@ class Router {
     this.logLimits = { ...DEFAULT_LOG_LIMITS, ...options.logLimits };
     this.maxLine = options.maxLineLength ?? DEFAULT_MAX_LINE;
     this.maxStructured = options.maxStructuredBytes ?? DEFAULT_MAX_STRUCTURED;
+    this.structuredLimits = { ...DEFAULT_STRUCTURED_LIMITS, ...options.structuredLimits };
   }
 
   report = (p: ReadProblem): void => this.builder.problem(p);
@@ -100,8 +111,10 @@ class Router {
     const spec = cls.spec;
     if (!spec) {
       this.builder.otherFiles++;
+      if (/(^|\/)(cluster-scoped-resources|namespaces)\//.test(file.logicalPath)) this.mustGatherLike++;
       return;
     }
+    this.classified++;
     const source: SourceRef = { file: file.path };
     try {
       await this.route(spec, file, source);
@@ -168,6 +181,13 @@ class Router {
   private structured(spec: SourceSpec, text: string, source: SourceRef): void {
     const b = this.builder;
     const file = source.file;
+    const kind = JSON_SPECS.has(spec.kind) || (spec.kind === 'etcd-output' && /^\s*[[{]/.test(text)) ? 'json' : spec.kind === 'rendered-manifest' ? 'yaml' : undefined;
+    const refusal = kind ? structuredRefusal(kind, text, this.structuredLimits) : undefined;
+    if (refusal) {
+      if (spec.kind === 'rendered-manifest') b.renderedFiles.push(file);
+      this.report({ kind: 'limit', file, message: refusal });
+      return;
+    }
     switch (spec.kind) {
       case 'service-record':
         b.host(spec.host).serviceRecords[spec.service] = this.adopt(parseServiceRecords(text, source, spec.service), file);
@@ -365,6 +385,11 @@ export async function readBundle(inputPath: string, options: ReadOptions = {}): 
     );
     entries += extra.entries;
     bytes += extra.bytes;
+  }
+  const damaged = router.builder.problems.some((p) => p.kind === 'truncated-archive' || p.kind === 'corrupt-archive');
+  if (router.classified === 0 && !damaged) {
+    const hint = router.mustGatherLike > 0 ? ' (it looks like an `oc adm must-gather` folder, which bootlens does not read)' : '';
+    throw new InputError(`${inputPath} is not an installer log bundle: no bootstrap/, control-plane/, resources/ or gather.log inside${hint}`);
   }
   return router.builder.build({
     name: basename(inputPath),

@@ -72,6 +72,8 @@ async function runExample(rule: YamlRule, doc: YamlRuleDoc, ex: RuleExample): Pr
     const dir = mkdtempSync(join(tmpdir(), 'bootlens-rule-'));
     try {
       mkdirSync(join(dir, ROOT));
+      // An otherwise empty bundle: the example's lines are handed to the rule directly.
+      writeFileSync(join(dir, ROOT, 'gather.log'), 'Gathering bootstrap systemd summary ...\n');
       const bundle = await readBundle(join(dir, ROOT));
       return rule.evaluate([instance], contextFor(rule, bundle, buildTimeline(bundle))).length;
     } finally {
