@@ -14,6 +14,8 @@ export interface ArchiveEntry {
   mtime?: number;
   /** Target of a symlink or hard link: recorded, never followed. */
   linkTarget?: string;
+  /** Why the entry's path as written may not be read (absolute, `..`); see unsafePath. */
+  unsafe?: string;
   /**
    * Content of a file entry. Must be read to the end or the source stalls; the reader
    * that routes entries drains what no parser wants.
@@ -35,6 +37,14 @@ export async function drain(body: AsyncIterable<Buffer>): Promise<void> {
   for await (const _chunk of body) {
     // discard
   }
+}
+
+/** Why a path as written in an archive leaves the bundle: absolute, or climbing with `..`. */
+export function unsafePath(raw: string): string | undefined {
+  const p = raw.replace(/\\/g, '/');
+  if (p.startsWith('/') || /^[a-z]:/i.test(p)) return 'absolute path';
+  if (p.split('/').includes('..')) return "path climbs out with '..'";
+  return undefined;
 }
 
 /**

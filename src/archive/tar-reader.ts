@@ -2,7 +2,7 @@
 // archive order. Damage becomes problems; what lies before and after it is still read.
 import { Parser, type ReadEntry } from 'tar';
 import type { ReadProblemKind } from '../model/types.js';
-import { emptyBody, normalizeEntryPath, type ArchiveEntry, type EntryHandler, type EntryType, type ProblemSink } from './entry.js';
+import { emptyBody, normalizeEntryPath, unsafePath, type ArchiveEntry, type EntryHandler, type EntryType, type ProblemSink } from './entry.js';
 
 function entryType(type: string): EntryType {
   switch (type) {
@@ -102,13 +102,16 @@ function drained(parser: Parser): Promise<void> {
 
 async function deliver(e: ReadEntry, handler: EntryHandler, report: ProblemSink, label: string): Promise<void> {
   const type = entryType(e.type);
+  const unsafe = unsafePath(e.path);
   const entry: ArchiveEntry = {
-    path: normalizeEntryPath(e.path),
+    // An unsafe entry is never read: keep its path as written, to show it.
+    path: unsafe ? e.path.replace(/\\/g, '/') : normalizeEntryPath(e.path),
     type,
     size: e.size,
     body: type === 'file' ? (e as AsyncIterable<Buffer>) : emptyBody(),
   };
   if (e.mtime) entry.mtime = e.mtime.getTime();
+  if (unsafe) entry.unsafe = unsafe;
   if (e.linkpath) entry.linkTarget = e.linkpath;
   try {
     await handler(entry);

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import type { BundleFormat, ReadProblem } from '../model/types.js';
 import { detectFormat, peek } from './detect.js';
 import { readDirectory } from './dir-reader.js';
-import { drain, type ArchiveEntry, type ProblemSink } from './entry.js';
+import { drain, unsafePath, type ArchiveEntry, type ProblemSink } from './entry.js';
 import { gunzip } from './gzip.js';
 import { readTar } from './tar-reader.js';
 import { readZipBuffer, readZipFile } from './zip-reader.js';
@@ -98,8 +98,9 @@ class Walker {
       this.halt({ kind: 'limit', file: path, message: `more than ${this.limits.maxEntries} entries: the rest was not read` });
       return drain(entry.body);
     }
-    if (entry.path.split('/').includes('..') || /^([a-z]:|\/)/i.test(entry.path)) {
-      this.report({ kind: 'unsafe-path', file: path, message: 'entry path leaves the bundle: recorded, not read' });
+    const unsafe = entry.unsafe ?? unsafePath(entry.path);
+    if (unsafe) {
+      this.report({ kind: 'unsafe-path', file: path, message: `${unsafe}: recorded, not read` });
       return drain(entry.body);
     }
     if (entry.type === 'symlink' || entry.type === 'hardlink') {

@@ -2,7 +2,7 @@
 // yauzl error callback is handled: a malformed zip is a problem, never a crash.
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { emptyBody, normalizeEntryPath, type ArchiveEntry, type EntryHandler, type ProblemSink } from './entry.js';
+import { emptyBody, normalizeEntryPath, unsafePath, type ArchiveEntry, type EntryHandler, type ProblemSink } from './entry.js';
 import { describeStreamError } from './tar-reader.js';
 
 const S_IFMT = 0o170000;
@@ -71,13 +71,16 @@ async function deliver(zip: yauzl.ZipFile, raw: yauzl.Entry, handler: EntryHandl
   const mode = (raw.externalFileAttributes >>> 16) & S_IFMT;
   const isDir = raw.fileName.endsWith('/') || mode === S_IFDIR;
   const isLink = mode === S_IFLNK;
-  const path = normalizeEntryPath(raw.fileName);
+  const unsafe = unsafePath(raw.fileName);
+  // An unsafe entry is never read: keep its path as written, to show it.
+  const path = unsafe ? raw.fileName.replace(/\\/g, '/') : normalizeEntryPath(raw.fileName);
   const entry: ArchiveEntry = {
     path,
     type: isDir ? 'directory' : isLink ? 'symlink' : 'file',
     size: raw.uncompressedSize,
     body: emptyBody(),
   };
+  if (unsafe) entry.unsafe = unsafe;
   const mtime = raw.getLastModDate?.();
   if (mtime && !Number.isNaN(mtime.getTime())) entry.mtime = mtime.getTime();
   try {
