@@ -26,6 +26,8 @@ export interface AnalysisResult {
     name: string;
     format: string;
     gatherId?: string;
+    /** When the bundle was gathered (gather id, else file dates), epoch ms. */
+    gatheredAt?: number;
     hosts: HostSummary[];
     layout: Bundle['meta']['layout'];
   };
@@ -99,6 +101,7 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
       name: bundle.meta.name,
       format: bundle.meta.format,
       ...(bundle.meta.gatherId ? { gatherId: bundle.meta.gatherId } : {}),
+      ...(bundle.meta.referenceTime !== undefined ? { gatheredAt: bundle.meta.referenceTime } : {}),
       hosts,
       layout: bundle.meta.layout,
     },
