@@ -114,9 +114,14 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
   };
 }
 
-/** Reads a bundle with the rules' filters and analyzes it. */
-export async function analyzeBundle(path: string, options: AnalyzeOptions): Promise<AnalysisResult> {
+/** Reads a bundle with the rules' filters and analyzes it; returns the model too. */
+export async function readAndAnalyze(path: string, options: AnalyzeOptions): Promise<{ bundle: Bundle; result: AnalysisResult }> {
   const filters = [...TIMELINE_FILTERS, ...options.rules.flatMap((r) => r.filters)];
   const bundle = await readBundle(path, { ...options, filters });
-  return analyzeModel(bundle, options);
+  return { bundle, result: analyzeModel(bundle, options) };
+}
+
+/** Reads a bundle with the rules' filters and analyzes it. */
+export async function analyzeBundle(path: string, options: AnalyzeOptions): Promise<AnalysisResult> {
+  return (await readAndAnalyze(path, options)).result;
 }

@@ -45,7 +45,14 @@ export interface ReadOptions {
   /** The installer's own `.openshift_install.log`, given beside the bundle. */
   installLog?: string;
   structuredLimits?: Partial<StructuredLimits>;
+  /**
+   * Sees every line of every streamed log (template mining, diff). Costs a call per line:
+   * only for commands that need all lines.
+   */
+  observeLines?: (target: LogTarget) => LineObserver | undefined;
 }
+
+export type LineObserver = (raw: string, line: number) => void;
 
 const DEFAULT_MAX_LINE = 64 * 1024;
 const DEFAULT_MAX_STRUCTURED = 48 * 1024 * 1024;
@@ -75,6 +82,7 @@ class Router {
   private readonly maxLine: number;
   private readonly maxStructured: number;
   private readonly structuredLimits: StructuredLimits;
+  private readonly observeLines: ReadOptions['observeLines'];
   /** Files the layout recognised: zero means this is no installer log bundle. */
   classified = 0;
   /** Files laid out as `oc adm must-gather` writes them. */
@@ -89,6 +97,7 @@ class Router {
     this.maxLine = options.maxLineLength ?? DEFAULT_MAX_LINE;
     this.maxStructured = options.maxStructuredBytes ?? DEFAULT_MAX_STRUCTURED;
     this.structuredLimits = { ...DEFAULT_STRUCTURED_LIMITS, ...options.structuredLimits };
+    this.observeLines = options.observeLines;
   }
 
   report = (p: ReadProblem): void => this.builder.problem(p);
@@ -131,7 +140,7 @@ class Router {
       case 'unit-status-journal': {
         const target: LogTarget = { kind: spec.kind, file: file.path, hostRole: spec.host.role, unit: spec.unit };
         const collector = new JournalCollector(source, spec.kind, spec.unit, this.active(target), this.logLimits, this.referenceTime);
-        await this.stream(file.body, collector);
+        await this.stream(file.body, collector, target);
         const journal = collector.journal();
         this.noteTruncation(journal);
         const host = b.host(spec.host);
@@ -319,7 +328,7 @@ class Router {
   ): Promise<LogSummary> {
     const target: LogTarget = { kind, file: file.path, ...extra };
     const collector = new LogCollector<LogLine>(source, kind, this.active(target), this.logLimits, plainLineParser(this.referenceTime));
-    await this.stream(file.body, collector, everyLine);
+    await this.stream(file.body, collector, target, everyLine);
     const summary = collector.summary();
     this.noteTruncation(summary);
     return summary;
@@ -328,14 +337,17 @@ class Router {
   private async stream(
     body: AsyncIterable<Buffer>,
     collector: LogCollector<LogLine>,
-    everyLine?: (raw: string, line: number) => void,
+    target: LogTarget,
+    everyLine?: LineObserver,
   ): Promise<void> {
+    const observers = [everyLine, this.observeLines?.(target)].filter((o): o is LineObserver => o !== undefined);
     let n = 0;
     const splitter = new LineSplitter(
       this.maxLine,
-      everyLine
+      observers.length > 0
         ? (line, truncated) => {
-            everyLine(line, ++n);
+            n++;
+            for (const o of observers) o(line, n);
             collector.line(line, truncated);
           }
         : (line, truncated) => collector.line(line, truncated),

@@ -1,0 +1,38 @@
+// Counts the templates of every line of every log while a bundle is read (bounded: past the
+// cap new templates are only counted as overflow).
+import type { LogTarget } from '../ingest/line-filter.js';
+import type { LineObserver } from '../ingest/read-bundle.js';
+import { templateOf } from '../text/template.js';
+
+export interface TemplateStat {
+  template: string;
+  count: number;
+  /** Where it was first seen. */
+  file: string;
+  line: number;
+  text: string;
+}
+
+const MAX_TEMPLATES = 100_000;
+const MAX_EXAMPLE = 500;
+
+export class TemplateCounter {
+  readonly templates = new Map<string, TemplateStat>();
+  overflow = 0;
+
+  /** The observer to hand to readBundle's `observeLines`. */
+  observer = (target: LogTarget): LineObserver => {
+    return (raw, line) => {
+      if (raw.length === 0) return;
+      const template = templateOf(raw.length > 2000 ? raw.slice(0, 2000) : raw);
+      const seen = this.templates.get(template);
+      if (seen) {
+        seen.count++;
+      } else if (this.templates.size < MAX_TEMPLATES) {
+        this.templates.set(template, { template, count: 1, file: target.file, line, text: raw.slice(0, MAX_EXAMPLE) });
+      } else {
+        this.overflow++;
+      }
+    };
+  };
+}
