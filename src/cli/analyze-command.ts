@@ -1,9 +1,12 @@
-// `bootlens analyze <bundle...>`: verdict, timeline and findings, as text or JSON.
+// `bootlens analyze <bundle...>`: verdict, timeline and findings, as text, JSON, Markdown, HTML or JUnit XML.
 // Exit 0: no failure found; 1: a failure was diagnosed; 2: usage or unreadable input.
 import { analyzeBundle, type AnalysisResult } from '../analysis/analyze.js';
 import { loadSuppressions } from '../analysis/suppressions.js';
 import { redactDeep } from '../redact/redact.js';
 import { renderAnalyzeText } from '../report/analyze-text.js';
+import { renderHtmlReport } from '../report/html.js';
+import { renderJunitReport } from '../report/junit.js';
+import { renderMarkdownReport } from '../report/markdown.js';
 import { loadRules } from '../rules/load-rules.js';
 import type { Severity } from '../rules/types.js';
 import { useColor } from './color.js';
@@ -22,15 +25,39 @@ export interface AnalyzeCliOptions {
   redact: boolean;
 }
 
-/** Renders results in a format; several bundles give a JSON array or texts one after another. */
-export function renderResults(results: AnalysisResult[], format: string, color: boolean): string {
-  if (format === 'json') {
-    return `${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`;
-  }
-  return results.map((r) => renderAnalyzeText(r, { color })).join('\n');
+/** The formats of `analyze --format`. */
+export const ANALYZE_FORMATS = ['text', 'json', 'md', 'html', 'junit'] as const;
+export type AnalyzeFormat = (typeof ANALYZE_FORMATS)[number];
+
+function isAnalyzeFormat(format: string): format is AnalyzeFormat {
+  return (ANALYZE_FORMATS as readonly string[]).includes(format);
 }
 
+/**
+ * Renders results in a format. Several bundles give a JSON array, texts or Markdown documents
+ * one after another, one HTML page with a section per bundle, one `<testsuites>` with a
+ * `<testsuite>` per bundle.
+ */
+export function renderResults(results: AnalysisResult[], format: AnalyzeFormat, color: boolean): string {
+  switch (format) {
+    case 'json':
+      return `${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`;
+    case 'md':
+      return renderMarkdownReport(results);
+    case 'html':
+      return renderHtmlReport(results);
+    case 'junit':
+      return renderJunitReport(results);
+    case 'text':
+      return results.map((r) => renderAnalyzeText(r, { color })).join('\n');
+  }
+}
+
+/** Runs `analyze`: reads each bundle, redacts the results (unless `--no-redact`), writes one report. */
 export async function runAnalyze(bundles: string[], opts: AnalyzeCliOptions): Promise<number> {
+  const format = opts.format;
+  // Checked before any bundle is read: a typo should not cost a long read.
+  if (!isAnalyzeFormat(format)) throw new UsageError(`unknown format '${format}' (expected ${ANALYZE_FORMATS.join(', ')})`);
   const { rules } = loadRules(opts.rules);
   const suppressions = opts.ignore ? loadSuppressions(opts.ignore) : [];
   const results: AnalysisResult[] = [];
@@ -45,7 +72,6 @@ export async function runAnalyze(bundles: string[], opts: AnalyzeCliOptions): Pr
     });
     results.push(opts.redact ? redactDeep(result) : result);
   }
-  if (opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`unknown format '${opts.format}'`);
-  await emit(renderResults(results, opts.format, !opts.output && useColor(process.stdout)), opts.output);
+  await emit(renderResults(results, format, format === 'text' && !opts.output && useColor(process.stdout)), opts.output);
   return results.some((r) => r.verdict.status === 'failed') ? EXIT_FAILURE_FOUND : EXIT_OK;
 }

@@ -42,7 +42,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('analyze')
     .description('name the failed bootstrap stage, the cause, the evidence and the fix')
     .argument('<bundle...>', 'log bundles: .tar.gz, .tar, .zip or unpacked folders')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'md', 'html', 'junit']).default('text'))
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--rules <dir>', 'rules folder (default: the rules shipped with bootlens)')
     .addOption(new Option('--min-severity <level>', 'hide findings below this severity').choices(['info', 'warning', 'error', 'critical']).default('info'))

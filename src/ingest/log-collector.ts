@@ -170,6 +170,8 @@ export class LogCollector<L extends LogLine = LogLine> {
     const last = [...tail].reverse().find((l) => l.time !== undefined)?.time;
     if (first !== undefined) summary.firstTime = first;
     if (last !== undefined) summary.lastTime = last;
+    const mono = [...tail].reverse().find((l) => l.monotonic !== undefined)?.monotonic;
+    if (mono !== undefined) summary.lastMonotonic = mono;
     return summary;
   }
 }

@@ -48,6 +48,8 @@ export interface LogLine {
   raw?: string;
   /** Severity as the line states it (klog `I`/`W`/`E`/`F`, logfmt/JSON `level`). */
   level?: string;
+  /** Seconds since boot, for kernel-style lines (`[  591.204871] ...`, serial consoles). */
+  monotonic?: number;
   /** Set when the line was longer than the line-length limit and was cut. */
   truncated?: boolean;
 }
@@ -93,6 +95,8 @@ export interface LogSummary<L extends LogLine = LogLine> {
   truncatedLines: number;
   firstTime?: EpochMs;
   lastTime?: EpochMs;
+  /** Seconds since boot of the last kernel-style line (serial consoles carry no wall time). */
+  lastMonotonic?: number;
   /** First lines of the file (up to the head limit). */
   head: L[];
   /** Last lines of the file (up to the tail limit), in order. */

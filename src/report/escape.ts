@@ -86,9 +86,9 @@ export function jsonForScript(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-/** A data island element holding `value`; `id` must be a constant of this code. */
-export function jsonIsland(id: string, value: unknown): SafeHtml {
-  return html`<script type="application/json" id="${id}">${SafeHtml.trusted(jsonForScript(value))}</script>`;
+/** A data island element holding `value`, read back with `JSON.parse(element.textContent)`. */
+export function jsonIsland(id: string, value: unknown, className?: string): SafeHtml {
+  return html`<script type="application/json" id="${id}"${className ? html` class="${className}"` : ''}>${SafeHtml.trusted(jsonForScript(value))}</script>`;
 }
 
 /** An `http(s)` URL fit for an `href`, or undefined (no `javascript:`, `data:`, relative...). */
@@ -159,9 +159,9 @@ export function mdText(text: string | undefined, max = 4000): string {
   return mdBlockSafe(mdInline(flatText(text, max)));
 }
 
-/** A GitHub table cell: `mdText` already escapes `|` and flattens line breaks. */
+/** A GitHub table cell: one line, `|` and every markup character escaped (a cell opens no block). */
 export function mdCell(text: string | undefined, max = 300): string {
-  return mdText(text, max) || ' ';
+  return mdInline(flatText(text, max)) || ' ';
 }
 
 /**

@@ -1,5 +1,5 @@
 // What the Markdown, HTML and JUnit reports say alike: the verdict headline, which stages count as failed, findings per stage.
-import type { AnalysisResult } from '../analysis/analyze.js';
+import type { AnalysisResult, HostSummary } from '../analysis/analyze.js';
 import type { Finding, Severity } from '../rules/types.js';
 import { STAGE_TITLES, STAGES, type StageId } from '../taxonomy.js';
 import type { StageState, StageStatus } from '../timeline/types.js';
@@ -51,4 +51,10 @@ export function findingHosts(f: Finding): string[] {
 /** `file:line`, the way evidence is cited. */
 export function evidenceLocation(e: { file: string; line?: number }): string {
   return `${e.file}${e.line ? `:${e.line}` : ''}`;
+}
+
+/** `bootstrap (name)`, `master 10.0.0.5 (name)`. */
+export function hostLabel(h: HostSummary): string {
+  const who = h.role === h.address ? h.role : `${h.role} ${h.address}`;
+  return `${who}${h.hostname && h.hostname !== h.address ? ` (${h.hostname})` : ''}`;
 }

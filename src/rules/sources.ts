@@ -21,6 +21,8 @@ export interface SourceLine {
   line?: number;
   text: string;
   time?: EpochMs;
+  /** Seconds since boot, for console lines without wall time. */
+  monotonic?: number;
   host?: string;
   before?: string[];
   after?: string[];
@@ -188,6 +190,7 @@ export function matchedLines(log: LogSummary, host: string | undefined): SourceL
   return log.matched.map((m: MatchedLine<LogLine>) => {
     const l: SourceLine = { file: log.source.file, line: m.entry.line, text: m.entry.raw ?? m.entry.text, filterIds: m.filterIds, before: m.before, after: m.after };
     if (m.entry.time !== undefined) l.time = m.entry.time;
+    if (m.entry.monotonic !== undefined) l.monotonic = m.entry.monotonic;
     if (host) l.host = host;
     return l;
   });

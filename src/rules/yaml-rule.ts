@@ -223,7 +223,11 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
       if (last.time >= instance.log.lastTime - persistedMs) return true;
       return laterStageStart !== undefined && last.time >= laterStageStart;
     }
-    // Lines without a time (serial consoles): persisted when in the last part of the log.
+    // Console lines carry seconds since boot instead of a wall time.
+    if (last.monotonic !== undefined && instance.log.lastMonotonic !== undefined) {
+      return last.monotonic * 1000 >= instance.log.lastMonotonic * 1000 - persistedMs;
+    }
+    // No time at all: persisted when in the last part of the log.
     return last.line !== undefined && last.line > instance.log.lineCount - 200;
   }
 

@@ -9,6 +9,7 @@ const KLOG_RE = /^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?\s+\
 const LOGFMT_TIME_RE = /^time="([^"]+)"/;
 const JSON_TS_RE = /"(?:ts|time|timestamp)"\s*:\s*(?:"([^"]+)"|(\d+(?:\.\d+)?))/;
 const JSON_MSG_RE = /"msg"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+const MONOTONIC_RE = /^\[\s*(\d+\.\d+)\]\s?/;
 const LOGFMT_MSG_RE = /\bmsg="((?:[^"\\]|\\.)*)"/;
 
 export interface ParsedLogLine extends LogLine {
@@ -67,6 +68,11 @@ export function parseLogLine(raw: string, lineNo: number, referenceTime: number 
       if (level) out.level = level;
       return out;
     }
+  }
+  if (first === 91 /* [ */) {
+    // Kernel and serial console lines: `[  591.204871] ignition[812]: ...`.
+    const m = MONOTONIC_RE.exec(raw);
+    if (m) return { line: lineNo, monotonic: Number(m[1]), text: raw.slice(m[0].length), raw, format: 'plain' };
   }
   if (first >= 48 && first <= 57) {
     const iso = parseIsoPrefix(raw);

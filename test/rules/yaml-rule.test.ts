@@ -125,3 +125,44 @@ describe('YAML rules', () => {
     expect(() => loadRuleFile(misnamed)).toThrow(/id 'etcd-wait-retrying' must equal the file name/);
   });
 });
+
+describe('persistence on serial consoles (seconds since boot)', () => {
+  it('judges a console error by its kernel timestamp against the console’s last one', async () => {
+    const rule = `id: serial-refused
+title: Ignition fetch refused on the console
+stage: masters-provision
+category: ignition
+severity: error
+confidence: medium
+description: Ignition could not fetch its config until the console log ended.
+fix:
+  - Check port 22623.
+references:
+  - https://github.com/openshift/installer/blob/master/docs/user/troubleshootingbootstrap.md
+sources:
+  - log: serial
+match:
+  any:
+    - contains: '22623/config/master": dial tcp'
+when:
+  persisted: 10m
+message: 'Ignition fetch still failing'
+examples:
+  positive:
+    - source: serial
+      lines:
+        - '[   12.406551] ignition[706]: GET error: Get "https://api-int.x:22623/config/master": dial tcp 10.0.0.10:22623: connect: connection refused'
+        - '[  890.120000] ignition[706]: GET error: Get "https://api-int.x:22623/config/master": dial tcp 10.0.0.10:22623: connect: connection refused'
+        - '[  900.000000] ignition[706]: GET https://api-int.x:22623/config/master: attempt #180'
+  negative:
+    - source: serial
+      lines:
+        - '[   12.406551] ignition[706]: GET error: Get "https://api-int.x:22623/config/master": dial tcp 10.0.0.10:22623: connect: connection refused'
+        - '[  221.802114] ignition[706]: GET result: OK'
+        - '[ 1500.000000] systemd[1]: Reached target Multi-User System.'
+`;
+    const dir = rulesDir({ 'x/serial-refused.yaml': rule });
+    const doc = loadRuleFile(join(dir, 'x/serial-refused.yaml'));
+    expect(await testRuleExamples(compileYamlRule(doc, 'x'), doc)).toEqual([]);
+  });
+});
