@@ -8,6 +8,8 @@ import { EXIT_ERROR, UsageError } from './exit-codes.js';
 import { SuppressionError } from '../analysis/suppressions.js';
 import { RuleError } from '../rules/yaml-rule.js';
 import { runAnalyze } from './analyze-command.js';
+import { runDiff } from './diff-command.js';
+import { runTriage } from './triage-command.js';
 import { runInspect } from './inspect-command.js';
 import { runExplain, runRulesLint, runRulesList, runRulesTest } from './rules-command.js';
 import { VERSION } from './version.js';
@@ -53,6 +55,29 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (bundles: string[], opts: Parameters<typeof runAnalyze>[1]) => {
       setExit(await runAnalyze(bundles, opts));
     });
+
+  program
+    .command('triage')
+    .description('analyze many bundles on worker threads and group them by failure signature')
+    .argument('<paths...>', 'bundles, or folders of bundles (with --merge: JSON-lines files)')
+    .option('-j, --jobs <n>', 'worker threads (default: one per core)')
+    .option('--jsonl <file>', 'write one JSON line per bundle')
+    .option('--merge', 'combine JSON-lines files from earlier or sharded runs instead of analyzing')
+    .addOption(new Option('-f, --format <format>', 'summary format').choices(['text', 'md', 'json']).default('text'))
+    .option('-o, --output <file>', 'write the summary there instead of stdout')
+    .option('--rules <dir>', 'rules folder')
+    .action(async (paths: string[], opts: Parameters<typeof runTriage>[1]) => setExit(await runTriage(paths, opts)));
+
+  program
+    .command('diff')
+    .description('compare a good and a bad bundle: stages, new log templates, operator conditions')
+    .argument('<good>', 'a bundle that installed (or got further)')
+    .argument('<bad>', 'a bundle that failed')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('-o, --output <file>', 'write there instead of stdout')
+    .option('--rules <dir>', 'rules folder')
+    .option('--no-redact', 'show secrets found in the bundles (default: redacted)')
+    .action(async (good: string, bad: string, opts: Parameters<typeof runDiff>[2]) => setExit(await runDiff(good, bad, opts)));
 
   const rules = program.command('rules').description('list, lint and test the rules');
   rules
