@@ -39,8 +39,11 @@ export class LogCollector<L extends LogLine = LogLine> {
   protected truncatedLines = 0;
   protected bytes = 0;
   protected readonly head: L[] = [];
-  private readonly tailRing: RawLine[] = [];
+  // The tail as a ring of raw strings; line numbers follow from the count, so a line costs
+  // one array store and no allocation. Cut lines are few: kept in a set.
+  private readonly tailRing: string[] = [];
   private tailNext = 0;
+  private readonly truncatedAt = new Set<number>();
   protected readonly matched: MatchedLine<L>[] = [];
   protected matchedDropped = 0;
   private readonly formats = new Map<LogFormat, number>();
@@ -71,12 +74,12 @@ export class LogCollector<L extends LogLine = LogLine> {
       this.head.push(this.keep(raw, lineNo, truncated));
     }
     const ring = this.tailRing;
-    const slot: RawLine = { raw, line: lineNo, truncated };
-    if (ring.length < this.limits.tailLines) ring.push(slot);
+    if (ring.length < this.limits.tailLines) ring.push(raw);
     else if (this.limits.tailLines > 0) {
-      ring[this.tailNext] = slot;
-      this.tailNext = (this.tailNext + 1) % this.limits.tailLines;
+      ring[this.tailNext] = raw;
+      this.tailNext = this.tailNext + 1 === this.limits.tailLines ? 0 : this.tailNext + 1;
     }
+    if (truncated) this.truncatedAt.add(lineNo);
     if (!this.filters.empty) this.filter(raw, lineNo, truncated);
   }
 
@@ -132,7 +135,9 @@ export class LogCollector<L extends LogLine = LogLine> {
   /** The tail's raw lines, oldest first. */
   protected tailLines(): RawLine[] {
     const ring = this.tailRing;
-    return ring.length < this.limits.tailLines ? ring.slice() : [...ring.slice(this.tailNext), ...ring.slice(0, this.tailNext)];
+    const ordered = ring.length < this.limits.tailLines ? ring.slice() : [...ring.slice(this.tailNext), ...ring.slice(0, this.tailNext)];
+    const first = this.lineCount - ordered.length + 1;
+    return ordered.map((raw, i) => ({ raw, line: first + i, truncated: this.truncatedAt.has(first + i) }));
   }
 
   protected buildTail(): L[] {
