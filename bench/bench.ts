@@ -1,0 +1,118 @@
+// `npm run bench`: generates bundles of about 100 MB and 1 GB uncompressed with the samples
+// generator's --scale, then measures side by side the gzip floor (`gzip -dc`), what a person
+// does by hand (`tar -xzf` + `grep -rE` of the rules' patterns) and `bootlens analyze` (with
+// each similarity mode available): wall time, ratio to the floor, lines per second, peak RSS.
+// Usage: npm run bench [-- --sizes 100,1000] [-- --scenario NAME]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadRules } from '../src/rules/load-rules.js';
+import { packageRoot } from '../src/util/package-root.js';
+
+interface Measure {
+  label: string;
+  seconds: number;
+  rssMb: number;
+}
+
+const ROOT = packageRoot();
+const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const GENERATOR = join(ROOT, 'dist', 'samples', 'generator', 'cli.js');
+const WORK = join(tmpdir(), 'bootlens-bench');
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+/** Runs a shell command under GNU time: wall seconds and the peak RSS of the command tree. */
+function timed(label: string, command: string): Measure {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', 'bash', '-c', command], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const last = r.stderr.trim().split('\n').pop() ?? '';
+  const [secs, kb] = last.split(' ').map(Number);
+  if (!Number.isFinite(secs)) throw new Error(`${label}: ${r.stderr.slice(-500)}`);
+  return { label, seconds: secs, rssMb: kb / 1024 };
+}
+
+function findBundle(dir: string): string {
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop() as string;
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) stack.push(p);
+      else if (/^log-bundle-.*\.tar\.gz$/.test(n)) return p;
+    }
+  }
+  throw new Error(`no log-bundle-*.tar.gz under ${dir}`);
+}
+
+function generate(scenario: string, scale: number): string {
+  const out = join(WORK, `${scenario}-x${scale}`);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  execFileSync(process.execPath, [GENERATOR, '--scenario', scenario, '--scale', String(scale), '--out', out], { stdio: 'inherit' });
+  return findBundle(out);
+}
+
+function uncompressedBytes(bundle: string): number {
+  return Number(execFileSync('bash', ['-c', `gzip -dc '${bundle}' | wc -c`], { encoding: 'utf8' }).trim());
+}
+
+function lineCount(bundle: string): number {
+  return Number(execFileSync('bash', ['-c', `tar -xzOf '${bundle}' 2>/dev/null | wc -l`], { encoding: 'utf8' }).trim());
+}
+
+/** The literal and regex patterns of the YAML rules, as one `grep -E` pattern file. */
+function grepPatterns(file: string): void {
+  const { docs } = loadRules();
+  const patterns: string[] = [];
+  for (const doc of docs.values()) {
+    for (const m of [...(doc.match.any ?? []), ...(doc.match.all ?? [])]) {
+      if (m.contains) patterns.push(m.contains.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      else if (m.regex) patterns.push(m.regex.replace(/\(\?<\w+>/g, '('));
+    }
+  }
+  writeFileSync(file, patterns.join('\n') + '\n');
+}
+
+function main(): void {
+  if (!existsSync(GENERATOR)) throw new Error('the samples generator is not built: run `npm run build` first');
+  if (!existsSync('/usr/bin/time')) throw new Error('GNU time (/usr/bin/time) is needed: apt-get install time');
+  const scenario = arg('scenario', 'bootstrap-etcd-slow-disk');
+  const sizes = arg('sizes', '100,1000').split(',').map(Number);
+  mkdirSync(WORK, { recursive: true });
+  const patterns = join(WORK, 'patterns.txt');
+  grepPatterns(patterns);
+  // Calibrate: the uncompressed size of the scenario at scale 1.
+  const base = uncompressedBytes(generate(scenario, 1));
+  const rows: string[] = [];
+  const similarity = spawnSync(process.execPath, [CLI, 'analyze', '--help'], { encoding: 'utf8' }).stdout.includes('--similarity');
+  for (const mb of sizes) {
+    const scale = Math.max(1, Math.round((mb * 1024 * 1024) / base));
+    const bundle = generate(scenario, scale);
+    const bytes = uncompressedBytes(bundle);
+    const lines = lineCount(bundle);
+    const extract = join(WORK, 'extract');
+    const measures: Measure[] = [];
+    measures.push(timed('gzip -dc (floor)', `gzip -dc '${bundle}' > /dev/null`));
+    measures.push(timed('tar -xzf + grep -rE', `rm -rf '${extract}' && mkdir -p '${extract}' && tar -xzf '${bundle}' -C '${extract}' && grep -rEc -f '${patterns}' '${extract}' > /dev/null; rm -rf '${extract}'`));
+    const modes = similarity ? ['off', 'lexical'] : ['(no similarity flag yet)'];
+    for (const mode of modes) {
+      const flag = similarity ? `--similarity ${mode}` : '';
+      measures.push(timed(`bootlens analyze ${similarity ? `--similarity ${mode}` : ''}`.trim(), `node '${CLI}' analyze '${bundle}' ${flag} --format json --output /dev/null; test $? -le 1`));
+    }
+    const floor = measures[0].seconds;
+    rows.push(`\n${scenario} ×${scale}: ${(bytes / 1048576).toFixed(0)} MB uncompressed, ${(statSync(bundle).size / 1048576).toFixed(1)} MB gzip, ${lines} lines`);
+    rows.push(`${'command'.padEnd(40)} ${'wall s'.padStart(8)} ${'× floor'.padStart(8)} ${'lines/s'.padStart(12)} ${'peak RSS MB'.padStart(12)}`);
+    for (const m of measures) {
+      rows.push(`${m.label.padEnd(40)} ${m.seconds.toFixed(2).padStart(8)} ${(m.seconds / floor).toFixed(2).padStart(8)} ${Math.round(lines / Math.max(m.seconds, 0.001)).toString().padStart(12)} ${m.rssMb.toFixed(0).padStart(12)}`);
+    }
+    rmSync(bundle, { force: true });
+  }
+  console.log(rows.join('\n'));
+  console.log('\nTargets: analyze ≤ 1.5× the gzip floor on the 1 GB bundle; peak RSS ≤ 300 MB; faster than tar + grep.');
+}
+
+main();
