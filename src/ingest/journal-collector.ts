@@ -7,6 +7,8 @@ import type { ActiveFilters } from './line-filter.js';
 import { LogCollector, type LogLimits } from './log-collector.js';
 
 const MAX_HOSTNAMES = 16;
+/** How far into a line the journal header (time, host, identifier) can reach. */
+const HEADER_SPAN = 160;
 
 function isContinuation(raw: string): boolean {
   const c = raw.charCodeAt(0);
@@ -24,8 +26,13 @@ export class JournalCollector extends LogCollector<JournalLine> {
   private noEntries = false;
   private readonly hostnames = new Set<string>();
   private readonly systemdLines: JournalLine[] = [];
-  private lastHeader: { raw: string; line: number } | undefined;
+  // The last entry header, for continuation lines; two fields, not an object per line.
+  private lastHeaderRaw: string | undefined;
+  private lastHeaderLine = 0;
   private lastHeaderParsed: JournalLine | undefined;
+  /** ` <hostname> ` of the previous header and where it stood: most lines repeat both. */
+  private hostToken = '';
+  private hostAt = -1;
 
   constructor(
     source: SourceRef,
@@ -57,10 +64,12 @@ export class JournalCollector extends LogCollector<JournalLine> {
       return;
     }
     if (isContinuation(raw)) return;
-    this.lastHeader = { raw, line: lineNo };
+    this.lastHeaderRaw = raw;
+    this.lastHeaderLine = lineNo;
     this.lastHeaderParsed = undefined;
     // systemd's lines about the unit say how it started, exited and failed: keep them all.
-    if (this.systemdLines.length < this.limits.systemdLines && raw.includes(' systemd[')) {
+    // The identifier sits in the header, so only its first part is searched.
+    if (this.systemdLines.length < this.limits.systemdLines && raw.lastIndexOf(' systemd[', HEADER_SPAN) >= 0) {
       const entry = this.keep(raw, lineNo, false);
       if (entry.identifier === 'systemd') this.systemdLines.push(entry);
     }
@@ -71,9 +80,18 @@ export class JournalCollector extends LogCollector<JournalLine> {
   }
 
   private hostnameOf(raw: string, lineNo: number): string | undefined {
-    // Parsing every header is costly; a new hostname is rare, so parse only when the
-    // line does not contain one already seen.
-    for (const h of this.hostnames) if (raw.includes(` ${h} `)) return undefined;
+    // Parsing every header is costly and a new hostname is rare: first the previous line's
+    // hostname at the same place, then any known one in the header, then a real parse.
+    if (this.hostAt >= 0 && raw.startsWith(this.hostToken, this.hostAt)) return undefined;
+    for (const h of this.hostnames) {
+      const token = ` ${h} `;
+      const at = raw.lastIndexOf(token, HEADER_SPAN);
+      if (at >= 0) {
+        this.hostToken = token;
+        this.hostAt = at;
+        return undefined;
+      }
+    }
     const entry = parseJournalLine(raw, lineNo, this.referenceTime);
     return entry?.hostname ? detach(entry.hostname) : undefined;
   }
@@ -83,9 +101,9 @@ export class JournalCollector extends LogCollector<JournalLine> {
   }
 
   protected override keepMatched(raw: string, lineNo: number, truncated: boolean): JournalLine {
-    if (!isContinuation(raw) || !this.lastHeader) return this.keep(raw, lineNo, truncated);
+    if (!isContinuation(raw) || this.lastHeaderRaw === undefined) return this.keep(raw, lineNo, truncated);
     // A continuation line is cited by its own line but dated by its entry's header.
-    this.lastHeaderParsed ??= this.keep(this.lastHeader.raw, this.lastHeader.line, false);
+    this.lastHeaderParsed ??= this.keep(this.lastHeaderRaw, this.lastHeaderLine, false);
     const header = this.lastHeaderParsed;
     const entry: JournalLine = { line: lineNo, text: detach(raw.trim()), raw: detach(raw) };
     if (truncated) entry.truncated = true;
@@ -125,8 +143,8 @@ export class JournalCollector extends LogCollector<JournalLine> {
       systemdLines: this.systemdLines,
     };
     // The last header may lie before the kept tail when the tail is all continuation lines.
-    if (journal.lastTime === undefined && this.lastHeader) {
-      const t = parseJournalLine(this.lastHeader.raw, this.lastHeader.line, this.referenceTime)?.time;
+    if (journal.lastTime === undefined && this.lastHeaderRaw !== undefined) {
+      const t = parseJournalLine(this.lastHeaderRaw, this.lastHeaderLine, this.referenceTime)?.time;
       if (t !== undefined) journal.lastTime = t;
     }
     return journal;
