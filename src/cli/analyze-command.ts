@@ -11,10 +11,11 @@ import { loadRules } from '../rules/load-rules.js';
 import type { Severity } from '../rules/types.js';
 import { useColor } from './color.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
+import { readOptionsFrom, type LimitFlags } from './limits.js';
 import { emit } from './output.js';
 import { VERSION } from './version.js';
 
-export interface AnalyzeCliOptions {
+export interface AnalyzeCliOptions extends LimitFlags {
   format: string;
   output?: string;
   rules?: string;
@@ -68,6 +69,7 @@ export async function runAnalyze(bundles: string[], opts: AnalyzeCliOptions): Pr
       minSeverity: opts.minSeverity as Severity,
       timing: opts.timing ?? false,
       version: VERSION,
+      ...readOptionsFrom(opts),
       ...(opts.installLog ? { installLog: opts.installLog } : {}),
     });
     results.push(opts.redact ? redactDeep(result) : result);

@@ -3,9 +3,10 @@ import { readBundle } from '../ingest/read-bundle.js';
 import { redactDeep } from '../redact/redact.js';
 import { renderInspectText } from '../report/inspect-text.js';
 import { EXIT_OK, UsageError } from './exit-codes.js';
+import { readOptionsFrom, type LimitFlags } from './limits.js';
 import { emit } from './output.js';
 
-export interface InspectOptions {
+export interface InspectOptions extends LimitFlags {
   format: string;
   output?: string;
   installLog?: string;
@@ -16,7 +17,7 @@ export async function runInspect(bundlePath: string, opts: InspectOptions): Prom
   if (opts.format !== 'text' && opts.format !== 'json') {
     throw new UsageError(`unknown format '${opts.format}' (expected text or json)`);
   }
-  const read = await readBundle(bundlePath, { installLog: opts.installLog });
+  const read = await readBundle(bundlePath, { ...readOptionsFrom(opts), ...(opts.installLog ? { installLog: opts.installLog } : {}) });
   const bundle = opts.redact ? redactDeep(read) : read;
   const text = opts.format === 'json' ? `${JSON.stringify(bundle, null, 2)}\n` : renderInspectText(bundle);
   await emit(text, opts.output);

@@ -11,6 +11,7 @@ import { runAnalyze } from './analyze-command.js';
 import { runDiff } from './diff-command.js';
 import { runTriage } from './triage-command.js';
 import { runInspect } from './inspect-command.js';
+import { addLimitOptions } from './limits.js';
 import { runExplain, runRulesLint, runRulesList, runRulesTest } from './rules-command.js';
 import { VERSION } from './version.js';
 
@@ -36,10 +37,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--install-log <file>', "the installer's .openshift_install.log, when it is not in the bundle")
-    .option('--no-redact', 'show secrets found in the bundle (default: redacted)')
-    .action(async (bundle: string, opts: { format: string; output?: string; installLog?: string; redact: boolean }) => {
-      setExit(await runInspect(bundle, opts));
-    });
+    .option('--no-redact', 'show secrets found in the bundle (default: redacted)');
+  addLimitOptions(program.commands[program.commands.length - 1]).action(async (bundle: string, opts: Parameters<typeof runInspect>[1]) => {
+    setExit(await runInspect(bundle, opts));
+  });
   program
     .command('analyze')
     .description('name the failed bootstrap stage, the cause, the evidence and the fix')
@@ -51,10 +52,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--ignore <file>', 'suppression file: rule ids, optional host/message filters and a reason')
     .option('--install-log <file>', "the installer's .openshift_install.log, when it is not in the bundle")
     .option('--timing', 'record how long each rule took')
-    .option('--no-redact', 'show secrets found in the bundle (default: redacted)')
-    .action(async (bundles: string[], opts: Parameters<typeof runAnalyze>[1]) => {
-      setExit(await runAnalyze(bundles, opts));
-    });
+    .option('--no-redact', 'show secrets found in the bundle (default: redacted)');
+  addLimitOptions(program.commands[program.commands.length - 1]).action(async (bundles: string[], opts: Parameters<typeof runAnalyze>[1]) => {
+    setExit(await runAnalyze(bundles, opts));
+  });
 
   program
     .command('triage')

@@ -104,3 +104,14 @@ describe('bootlens inspect (CLI)', () => {
     expect(JSON.parse(j.stdout).masters).toHaveLength(3);
   });
 });
+
+describe('limit flags', () => {
+  it('applies a limit from the command line as a read problem, and refuses a bad value', () => {
+    const r = run(['analyze', bundle, '--max-bytes', '5K', '--format', 'json']);
+    const report = JSON.parse(r.stdout);
+    expect(report.problems).toContainEqual(expect.objectContaining({ kind: 'limit', message: 'bundle larger than 5120 bytes uncompressed: reading stopped here' }));
+    const bad = run(['inspect', bundle, '--max-line-length', 'wide']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-line-length expects a number');
+  });
+});
