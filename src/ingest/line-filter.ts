@@ -29,6 +29,7 @@ export interface LineFilter {
 /** The filters that apply to one log, compiled for the per-line loop. */
 export class ActiveFilters {
   private readonly filters: readonly LineFilter[];
+  private allLiterals: string[] | undefined;
 
   constructor(all: readonly LineFilter[], target: LogTarget) {
     this.filters = all.filter((f) => f.appliesTo(target));
@@ -36,6 +37,25 @@ export class ActiveFilters {
 
   get empty(): boolean {
     return this.filters.length === 0;
+  }
+
+  /** Every literal of the active filters, once each; empty when some filter has none. */
+  get literals(): readonly string[] {
+    if (this.allLiterals === undefined) {
+      const all = new Set<string>();
+      let complete = true;
+      for (const f of this.filters) {
+        if (f.literals.length === 0) complete = false;
+        for (const l of f.literals) all.add(l);
+      }
+      this.allLiterals = complete ? [...all] : [];
+    }
+    return this.allLiterals;
+  }
+
+  /** A filter has no literal: every line must be tested. */
+  get testsEveryLine(): boolean {
+    return !this.empty && this.literals.length === 0;
   }
 
   /** Ids of the filters the line matches; undefined when none does (the common case). */

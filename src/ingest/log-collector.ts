@@ -51,6 +51,12 @@ export class LogCollector<L extends LogLine = LogLine> {
   private readonly recent: string[] = [];
   /** Matches still collecting lines after them. */
   private pendingAfter: MatchedLine<L>[] = [];
+  /**
+   * Sorted positions in the current text where some filter literal occurs: a line with none
+   * cannot match, so most lines skip the per-filter tests. Undefined: test every line.
+   */
+  private hits: number[] | undefined;
+  private hitIndex = 0;
 
   constructor(
     protected readonly source: SourceRef,
@@ -65,8 +71,36 @@ export class LogCollector<L extends LogLine = LogLine> {
     this.bytes += n;
   }
 
+  /**
+   * Sees a decoded piece of text before its lines: one native search per filter literal over
+   * the whole piece instead of one per line.
+   */
+  text(text: string): void {
+    if (this.filters.empty || this.filters.testsEveryLine) {
+      this.hits = undefined;
+      return;
+    }
+    const hits: number[] = [];
+    for (const lit of this.filters.literals) {
+      for (let at = text.indexOf(lit); at >= 0; at = text.indexOf(lit, at + 1)) hits.push(at);
+    }
+    hits.sort((a, b) => a - b);
+    this.hits = hits;
+    this.hitIndex = 0;
+  }
+
+  /** Whether the line starting at `start` (-1: unknown) may match a filter. */
+  private mayMatch(start: number, length: number): boolean {
+    const hits = this.hits;
+    if (hits === undefined || start < 0) return true;
+    let i = this.hitIndex;
+    while (i < hits.length && hits[i] < start) i++;
+    this.hitIndex = i;
+    return i < hits.length && hits[i] < start + length;
+  }
+
   /** Takes one line, as the splitter emits it. */
-  line(raw: string, truncated: boolean): void {
+  line(raw: string, truncated: boolean, start = -1): void {
     const lineNo = ++this.lineCount;
     if (truncated) this.truncatedLines++;
     this.observe(raw, lineNo, truncated);
@@ -80,17 +114,18 @@ export class LogCollector<L extends LogLine = LogLine> {
       this.tailNext = this.tailNext + 1 === this.limits.tailLines ? 0 : this.tailNext + 1;
     }
     if (truncated) this.truncatedAt.add(lineNo);
-    if (!this.filters.empty) this.filter(raw, lineNo, truncated);
+    if (!this.filters.empty) this.filter(raw, lineNo, truncated, start);
   }
 
-  private filter(raw: string, lineNo: number, truncated: boolean): void {
+  private filter(raw: string, lineNo: number, truncated: boolean, start: number): void {
     const context = this.limits.contextLines;
     if (this.pendingAfter.length > 0) {
       const line = detach(raw);
       for (const m of this.pendingAfter) m.after.push(line);
       this.pendingAfter = this.pendingAfter.filter((m) => m.after.length < context);
     }
-    const ids = this.filters.match(raw);
+    // A cut line was searched only in its kept part: test it whole, like a spanning one.
+    const ids = this.mayMatch(truncated ? -1 : start, raw.length) ? this.filters.match(raw) : undefined;
     if (ids) {
       if (this.matched.length < this.limits.matchedLines) {
         const m: MatchedLine<L> = { entry: this.keepMatched(raw, lineNo, truncated), filterIds: ids, before: this.recent.map(detach), after: [] };

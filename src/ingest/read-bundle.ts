@@ -345,12 +345,13 @@ class Router {
     const splitter = new LineSplitter(
       this.maxLine,
       observers.length > 0
-        ? (line, truncated) => {
+        ? (line, truncated, start) => {
             n++;
             for (const o of observers) o(line, n);
-            collector.line(line, truncated);
+            collector.line(line, truncated, start);
           }
-        : (line, truncated) => collector.line(line, truncated),
+        : (line, truncated, start) => collector.line(line, truncated, start),
+      (text) => collector.text(text),
     );
     try {
       for await (const chunk of body) {

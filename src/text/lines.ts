@@ -2,7 +2,14 @@
 // length limit) and one chunk: `readline` would keep an endless line in memory.
 import { StringDecoder } from 'node:string_decoder';
 
-export type LineSink = (line: string, truncated: boolean) => void;
+/**
+ * Receives each line; `start` is where it begins in the text last given to `onText`, or -1
+ * when it began in an earlier piece (a line spanning chunks).
+ */
+export type LineSink = (line: string, truncated: boolean, start: number) => void;
+
+/** Sees each decoded piece of text before its lines are emitted (chunk-level searches). */
+export type TextSink = (text: string) => void;
 
 /** Incremental splitter: push chunks, then end(). Handles `\n` and `\r\n`; decodes UTF-8 leniently. */
 export class LineSplitter {
@@ -15,6 +22,7 @@ export class LineSplitter {
   constructor(
     private readonly maxLineLength: number,
     private readonly sink: LineSink,
+    private readonly onText?: TextSink,
   ) {}
 
   get lineCount(): number {
@@ -27,30 +35,32 @@ export class LineSplitter {
 
   end(): void {
     this.feed(this.decoder.end());
-    if (this.carry.length > 0 || this.skipping) this.emit(this.carry, this.skipping);
+    if (this.carry.length > 0 || this.skipping) this.emit(this.carry, this.skipping, -1);
     this.carry = '';
     this.skipping = false;
   }
 
   private feed(text: string): void {
+    if (text.length === 0) return;
+    this.onText?.(text);
     let start = 0;
     const max = this.maxLineLength;
     for (;;) {
       const nl = text.indexOf('\n', start);
       if (nl < 0) break;
       if (this.skipping) {
-        this.emit(this.carry, true);
+        this.emit(this.carry, true, -1);
         this.carry = '';
         this.skipping = false;
       } else if (this.carry.length > 0) {
         const line = this.carry + text.slice(start, nl);
         this.carry = '';
-        if (line.length > max) this.emit(line.slice(0, max), true);
-        else this.emit(line, false);
+        if (line.length > max) this.emit(line.slice(0, max), true, -1);
+        else this.emit(line, false, -1);
       } else if (nl - start > max) {
-        this.emit(text.slice(start, start + max), true);
+        this.emit(text.slice(start, start + max), true, start);
       } else {
-        this.emit(text.slice(start, nl), false);
+        this.emit(text.slice(start, nl), false, start);
       }
       start = nl + 1;
     }
@@ -64,10 +74,10 @@ export class LineSplitter {
     }
   }
 
-  private emit(line: string, truncated: boolean): void {
+  private emit(line: string, truncated: boolean, start: number): void {
     this.lines++;
     const end = line.length - 1;
-    this.sink(end >= 0 && line.charCodeAt(end) === 13 ? line.slice(0, end) : line, truncated);
+    this.sink(end >= 0 && line.charCodeAt(end) === 13 ? line.slice(0, end) : line, truncated, start);
   }
 }
 
