@@ -220,12 +220,23 @@ class Walker {
 }
 
 /** Counts the bytes read from disk as they pass. */
-async function* countRaw(source: AsyncIterable<Buffer>, walker: Walker): AsyncIterable<Buffer> {
+async function* countRaw(source: AsyncIterable<Buffer>, walker: Walker, total: number, onProgress?: ProgressSink): AsyncIterable<Buffer> {
+  let reported = 0;
   for await (const chunk of source) {
     walker.rawBytes += chunk.length;
+    if (onProgress && walker.rawBytes - reported >= PROGRESS_STEP) {
+      reported = walker.rawBytes;
+      onProgress(walker.rawBytes, total);
+    }
     yield chunk;
   }
+  onProgress?.(walker.rawBytes, total);
 }
+
+/** Bytes read from disk of the bundle's size; called every few megabytes. */
+export type ProgressSink = (read: number, total: number) => void;
+
+const PROGRESS_STEP = 8 * 1024 * 1024;
 
 /**
  * Reads the bundle at `inputPath` and calls `onFile` for every regular file, once, in order.
@@ -236,6 +247,7 @@ export async function walkBundle(
   onFile: FileHandler,
   report: ProblemSink,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
+  onProgress?: ProgressSink,
 ): Promise<WalkResult> {
   const st = await stat(inputPath).catch((err: NodeJS.ErrnoException) => {
     throw new InputError(err.code === 'ENOENT' ? `no such file or folder: ${inputPath}` : `cannot read ${inputPath}: ${err.message}`);
@@ -256,7 +268,7 @@ export async function walkBundle(
   if (st.size === 0) throw new InputError(`${inputPath} is empty`);
 
   const stream = createReadStream(inputPath, { highWaterMark: 256 * 1024 });
-  const { head, body } = await peek(countRaw(stream, walker));
+  const { head, body } = await peek(countRaw(stream, walker, st.size, onProgress));
   const format = detectFormat(head);
   try {
     switch (format) {

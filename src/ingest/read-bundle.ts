@@ -2,7 +2,7 @@
 // names their source, and each source goes to its parser or to a streaming log collector.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { DEFAULT_READ_LIMITS, InputError, walkBundle, type BundleFile, type ReadLimits } from '../archive/walk-bundle.js';
+import { DEFAULT_READ_LIMITS, InputError, walkBundle, type BundleFile, type ProgressSink, type ReadLimits } from '../archive/walk-bundle.js';
 import type { Bundle, LogKind, LogLine, LogSummary, ReadProblem, SourceRef } from '../model/types.js';
 import { parseCertificates } from '../parsers/certificates.js';
 import { parseCrictlInspect, parsePodmanInspect } from '../parsers/container-inspect.js';
@@ -50,6 +50,8 @@ export interface ReadOptions {
    * only for commands that need all lines.
    */
   observeLines?: (target: LogTarget) => LineObserver | undefined;
+  /** Bytes of the bundle file read so far, of its size (for a progress bar). */
+  onProgress?: ProgressSink;
 }
 
 export type LineObserver = (raw: string, line: number) => void;
@@ -386,7 +388,7 @@ export async function readBundle(inputPath: string, options: ReadOptions = {}): 
   );
   const router = new Router(options.filters ?? [], options, inputTime);
   const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
-  const walk = await walkBundle(inputPath, (f) => router.file(f), router.report, limits);
+  const walk = await walkBundle(inputPath, (f) => router.file(f), router.report, limits, options.onProgress);
   let entries = walk.entries;
   let bytes = walk.bytes;
   if (options.installLog) {
