@@ -48,9 +48,9 @@ const CAUSAL_RANK: Partial<Record<CategoryId, number>> = {
 
 const SEVERITY_WEIGHT = { critical: 4, error: 3, warning: 1.5, info: 0 } as const;
 
-/** How likely a finding is the root cause of a failure at `stage`. */
-export function rootCauseScore(f: Finding, stage: StageId | null): number {
-  let score = SEVERITY_WEIGHT[f.severity] * CONFIDENCE_SCORE[f.confidence] + (CAUSAL_RANK[f.category] ?? 0) * 0.5;
+/** How likely a finding is the root cause of a failure at `stage`; `healed` findings weigh less. */
+export function rootCauseScore(f: Finding, stage: StageId | null, healed = false): number {
+  let score = SEVERITY_WEIGHT[f.severity] * CONFIDENCE_SCORE[f.confidence] + (CAUSAL_RANK[f.category] ?? 0) * 0.5 - (healed ? 1.5 : 0);
   if (stage) {
     const d = stageIndex(f.stage) - stageIndex(stage);
     // A later stage's error is a consequence, not a cause; an earlier one may explain it.
@@ -60,9 +60,10 @@ export function rootCauseScore(f: Finding, stage: StageId | null): number {
 }
 
 /** Findings sorted most-likely-cause first; ties go to the earlier stage, then the rule id. */
-export function rankFindings(findings: readonly Finding[], stage: StageId | null): Finding[] {
+export function rankFindings(findings: readonly Finding[], stage: StageId | null, healed: (f: Finding) => boolean = () => false): Finding[] {
   return [...findings].sort(
-    (a, b) => rootCauseScore(b, stage) - rootCauseScore(a, stage) || stageIndex(a.stage) - stageIndex(b.stage) || a.ruleId.localeCompare(b.ruleId),
+    (a, b) =>
+      rootCauseScore(b, stage, healed(b)) - rootCauseScore(a, stage, healed(a)) || stageIndex(a.stage) - stageIndex(b.stage) || a.ruleId.localeCompare(b.ruleId),
   );
 }
 
@@ -93,9 +94,18 @@ export interface VerdictInput {
   results: readonly RuleResult[];
 }
 
+/**
+ * A finding whose stage the timeline saw complete (by its own evidence, not implied): the
+ * install got past it, so the error healed. Installs are eventually consistent.
+ */
+function settled(f: Finding, timeline: Timeline): boolean {
+  const s = timeline.stages.find((x) => x.id === f.stage);
+  return s?.status === 'ok' && !(s.decidedBy ?? '').startsWith('implied');
+}
+
 /** Draws the verdict from whatever evidence exists. */
 export function decideVerdict({ timeline, findings, results }: VerdictInput): Verdict {
-  const serious = findings.filter((f) => f.severity === 'critical' || f.severity === 'error');
+  const serious = findings.filter((f) => (f.severity === 'critical' || f.severity === 'error') && !settled(f, timeline));
   const failed = firstFailedStage(timeline);
   const stuck = timeline.stages.find((s) => s.status === 'in-progress');
   // The stage: the timeline's first failure; else the earliest stage a serious finding names;
@@ -121,8 +131,8 @@ export function decideVerdict({ timeline, findings, results }: VerdictInput): Ve
     };
   }
 
-  const ranked = rankFindings(findings.filter((f) => f.severity !== 'info'), stage);
-  const root = ranked[0] && rootCauseScore(ranked[0], stage) > 0 ? ranked[0] : undefined;
+  const ranked = rankFindings(findings.filter((f) => f.severity !== 'info'), stage, (f) => settled(f, timeline));
+  const root = ranked[0] && rootCauseScore(ranked[0], stage, settled(ranked[0], timeline)) > 0 ? ranked[0] : undefined;
   const category: CategoryId = root?.category ?? 'unknown';
   const stageTitle = STAGE_TITLES[stage];
   const state = timeline.stages.find((s) => s.id === stage);
