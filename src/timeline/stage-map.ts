@@ -17,6 +17,10 @@ export function bootkubeStage(name: string, bootstrapApiAnswered: boolean): Stag
       return bootstrapApiAnswered ? 'production-control-plane' : 'bootstrap-control-plane';
     case 'wait-for-ceo':
       return 'etcd-scaling';
+    case 'cvo-overrides':
+    case 'restore-cvo-overrides':
+      // Restoring the CVO overrides is the hand-over step of bootstrap-complete.
+      return 'bootstrap-complete';
     case 'openshift-manifests':
       return 'render';
     default:

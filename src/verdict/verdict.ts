@@ -50,7 +50,7 @@ const SEVERITY_WEIGHT = { critical: 4, error: 3, warning: 1.5, info: 0 } as cons
 
 /** How likely a finding is the root cause of a failure at `stage`; `healed` findings weigh less. */
 export function rootCauseScore(f: Finding, stage: StageId | null, healed = false): number {
-  let score = SEVERITY_WEIGHT[f.severity] * CONFIDENCE_SCORE[f.confidence] + (CAUSAL_RANK[f.category] ?? 0) * 0.5 - (healed ? 1.5 : 0);
+  let score = SEVERITY_WEIGHT[f.severity] * CONFIDENCE_SCORE[f.confidence] + (CAUSAL_RANK[f.category] ?? 0) * 0.75 - (healed ? 1.5 : 0);
   if (stage) {
     const d = stageIndex(f.stage) - stageIndex(stage);
     // A later stage's error is a consequence, not a cause; an earlier one may explain it.
