@@ -2,6 +2,7 @@
 import { bootkubeStageFailed } from './builtin/bootkube-stage-failed.js';
 import { certificateValidity } from './builtin/certificate-validity.js';
 import { clusterOperatorConditions } from './builtin/cluster-operator-conditions.js';
+import { containerOomKilled } from './builtin/container-oom-killed.js';
 import { csrPendingNodesMissing } from './builtin/csr-pending-nodes-missing.js';
 import { etcdQuorum } from './builtin/etcd-quorum.js';
 import { installerWaitFailed } from './builtin/installer-wait-failed.js';
@@ -20,4 +21,5 @@ export const BUILTIN_RULES: readonly Rule[] = [
   clusterOperatorConditions,
   installerWaitFailed,
   mastersUnreachable,
+  containerOomKilled,
 ];

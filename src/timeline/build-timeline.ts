@@ -170,7 +170,8 @@ function fromJournals(board: StageBoard, host: Host, apiAnswered: boolean): void
   if (!bootkube) return;
 
   const rendering = first('renderStart');
-  const etcdWait = first('etcdWait');
+  // Older releases print no "Waiting for etcd cluster": their first failed etcdctl marks the wait.
+  const etcdWait = first('etcdWait') ?? first('etcdRetry');
   const cbStart = first('cbStart');
   const apiUp = first('apiUp');
   const podsStarted = first('podsStarted');

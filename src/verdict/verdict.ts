@@ -98,20 +98,25 @@ export interface VerdictInput {
  * A finding whose stage the timeline saw complete (by its own evidence, not implied): the
  * install got past it, so the error healed. Installs are eventually consistent.
  */
-function settled(f: Finding, timeline: Timeline): boolean {
+function settled(f: Finding, timeline: Timeline, evenImplied = false): boolean {
   const s = timeline.stages.find((x) => x.id === f.stage);
-  return s?.status === 'ok' && !(s.decidedBy ?? '').startsWith('implied');
+  return s?.status === 'ok' && (evenImplied || !(s.decidedBy ?? '').startsWith('implied'));
 }
 
 /** Draws the verdict from whatever evidence exists. */
 export function decideVerdict({ timeline, findings, results }: VerdictInput): Verdict {
-  const serious = findings.filter((f) => (f.severity === 'critical' || f.severity === 'error') && !settled(f, timeline));
+  // Serious findings in stages not seen complete; a stage implied complete by a later one counts
+  // as complete here, since the install got past it.
+  const serious = findings.filter((f) => (f.severity === 'critical' || f.severity === 'error') && !settled(f, timeline, true));
   const failed = firstFailedStage(timeline);
   const stuck = timeline.stages.find((s) => s.status === 'in-progress');
-  // The stage: the timeline's first failure; else the earliest stage a serious finding names;
-  // else a stage still in progress when the bundle was gathered.
+  // The stage: the timeline's first failure; else the earlier of the first stage still in
+  // progress when the bundle was gathered (stuck: a gathered install is over) and the first
+  // stage a serious finding names.
   const findingStage = serious.map((f) => f.stage).sort((a, b) => stageIndex(a) - stageIndex(b))[0];
-  const stage: StageId | undefined = failed?.id ?? findingStage ?? stuck?.id;
+  // A bundle is gathered when an install is over: a stage still in progress then is stuck.
+  const candidates = [stuck?.id, findingStage].filter((x): x is StageId => x !== undefined).sort((a, b) => stageIndex(a) - stageIndex(b));
+  const stage: StageId | undefined = failed?.id ?? candidates[0];
 
   const checked = results.filter((r) => r.status !== 'skipped').length;
   const skipped = results.filter((r) => r.status === 'skipped').length;

@@ -46,11 +46,15 @@ export const clusterOperatorConditions = defineRule({
     const ops = ctx.bundle.cluster?.clusterOperators;
     const log = ctx.bundle.installerLog;
     if (!ops && !(log && log.operatorConditions.length > 0)) return { missing: ['resources clusteroperators', 'installer log operator conditions'] };
+    // Before bootstrap completes most operators are not Available yet: a symptom of the
+    // earlier failure, not a finding. Degraded counts at any time.
+    const bootstrapDone = ctx.timeline.stages.find((s) => s.id === 'bootstrap-complete')?.status === 'ok';
+    const troubled = (type: string, status: string): boolean => (type === 'Degraded' && status === 'True') || (bootstrapDone && type === 'Available' && status !== 'True');
     const troubles: Trouble[] = [];
     if (ops) {
       for (const op of ops) {
         for (const c of op.conditions) {
-          if ((c.type === 'Degraded' && c.status === 'True') || (c.type === 'Available' && c.status !== 'True')) {
+          if (troubled(c.type, c.status)) {
             troubles.push({ operator: op.name, condition: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), message: c.message ?? '', evidence: { file: op.source.file, text: `${op.name} ${c.type}=${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`, ...(c.lastTransitionTime ? { time: c.lastTransitionTime } : {}) } });
           }
         }
@@ -60,14 +64,13 @@ export const clusterOperatorConditions = defineRule({
       const last = new Map<string, (typeof log.operatorConditions)[number]>();
       for (const c of log.operatorConditions) last.set(`${c.operator}/${c.condition}`, c);
       for (const c of last.values()) {
-        if ((c.condition === 'Degraded' && c.status === 'True') || (c.condition === 'Available' && c.status !== 'True')) {
+        if (troubled(c.condition, c.status)) {
           troubles.push({ operator: c.operator, condition: c.condition, status: c.status, ...(c.reason ? { reason: c.reason } : {}), message: c.message, evidence: { file: log.source.file, line: c.line, text: `Cluster operator ${c.operator} ${c.condition} is ${c.status}${c.reason ? ` with ${c.reason}` : ''}: ${c.message}`, ...(c.time !== undefined ? { time: c.time } : {}) } });
         }
       }
     }
     const byOperator = new Map<string, Trouble[]>();
     for (const t of troubles) byOperator.set(t.operator, [...(byOperator.get(t.operator) ?? []), t]);
-    const bootstrapDone = ctx.timeline.stages.find((s) => s.id === 'bootstrap-complete')?.status === 'ok';
     const findings: Finding[] = [];
     for (const [operator, list] of [...byOperator.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       const category = OPERATOR_CATEGORY[operator] ?? 'operator-degraded';
