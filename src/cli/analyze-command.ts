@@ -1,5 +1,6 @@
 // `bootlens analyze <bundle...>`: verdict, timeline and findings, as text, JSON, Markdown, HTML or JUnit XML.
 // Exit 0: no failure found; 1: a failure was diagnosed; 2: usage or unreadable input.
+import { stat } from 'node:fs/promises';
 import { analyzeBundle, type AnalysisResult } from '../analysis/analyze.js';
 import { loadSuppressions } from '../analysis/suppressions.js';
 import { redactDeep } from '../redact/redact.js';
@@ -13,6 +14,7 @@ import { useColor } from './color.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
 import { readOptionsFrom, type LimitFlags } from './limits.js';
 import { emit } from './output.js';
+import { Progress } from './progress.js';
 import { VERSION } from './version.js';
 
 export interface AnalyzeCliOptions extends LimitFlags {
@@ -63,7 +65,11 @@ export async function runAnalyze(bundles: string[], opts: AnalyzeCliOptions): Pr
   const suppressions = opts.ignore ? loadSuppressions(opts.ignore) : [];
   const results: AnalysisResult[] = [];
   for (const bundle of bundles) {
+    // A bar for large bundles on a terminal only; CI logs stay clean.
+    const progress = new Progress(process.stderr, 1);
+    const large = process.stderr.isTTY && (await stat(bundle).then((s) => s.isFile() && s.size > 64 * 1024 * 1024, () => false));
     const result = await analyzeBundle(bundle, {
+      ...(large ? { onProgress: (read: number, total: number) => progress.bytes(read, total) } : {}),
       rules,
       suppressions,
       minSeverity: opts.minSeverity as Severity,
@@ -72,6 +78,7 @@ export async function runAnalyze(bundles: string[], opts: AnalyzeCliOptions): Pr
       ...readOptionsFrom(opts),
       ...(opts.installLog ? { installLog: opts.installLog } : {}),
     });
+    if (large) progress.done();
     results.push(opts.redact ? redactDeep(result) : result);
   }
   await emit(renderResults(results, format, format === 'text' && !opts.output && useColor(process.stdout)), opts.output);

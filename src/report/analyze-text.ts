@@ -33,19 +33,19 @@ function wrap(text: string, width: number, indent: string): string {
 function findingBlock(f: Finding, c: ReturnType<typeof paint>, rootCause: boolean): string {
   const out: string[] = [];
   const badge = f.severity === 'critical' || f.severity === 'error' ? c('red', f.severity.toUpperCase()) : c('yellow', f.severity.toUpperCase());
-  out.push(`${rootCause ? c('bold', '★ ') : ''}${badge} ${c('bold', f.title)}  [${f.ruleId}]`);
-  out.push(`  stage ${f.stage} · ${f.category} · confidence ${f.confidence}${f.hosts.length ? ` · ${f.hosts.join(', ')}` : ''}`);
+  out.push(`${rootCause ? c('bold', '★ ') : ''}${badge} ${c('bold', oneLine(f.title, 200))}  [${f.ruleId}]`);
+  out.push(`  stage ${f.stage} · ${f.category} · confidence ${f.confidence}${f.hosts.length ? ` · ${oneLine(f.hosts.join(', '), 200)}` : ''}`);
   out.push(`  ${wrap(oneLine(f.message, 400), 96, '  ')}`);
   out.push('  evidence:');
   for (const e of f.evidence) {
-    out.push(`    ${e.file}${e.line ? `:${e.line}` : ''}${e.time ? ` (${formatTime(e.time)})` : ''}`);
+    out.push(`    ${oneLine(e.file, 300)}${e.line ? `:${e.line}` : ''}${e.time ? ` (${formatTime(e.time)})` : ''}`);
     for (const b of e.before ?? []) out.push(c('dim', `      ${oneLine(b, 160)}`));
     out.push(`    > ${oneLine(e.text, 160)}`);
     for (const a of e.after ?? []) out.push(c('dim', `      ${oneLine(a, 160)}`));
   }
   out.push('  fix:');
   f.fix.forEach((step, i) => out.push(`    ${i + 1}. ${wrap(oneLine(step, 400), 92, '       ')}`));
-  if (f.references.length) out.push(`  references: ${f.references.join(' ')}`);
+  if (f.references.length) out.push(`  references: ${oneLine(f.references.join(' '), 1000)}`);
   return out.join('\n');
 }
 
@@ -60,9 +60,10 @@ export function renderAnalyzeText(r: AnalysisResult, opts: TextOptions): string 
       : v.status === 'healthy'
         ? c('green', '✔ No failure found')
         : c('yellow', '? Inconclusive: too little in the bundle to judge');
-  out.push(`${c('bold', 'bootlens')} ${r.bundle.name}${r.bundle.gatherId ? ` (gather ${r.bundle.gatherId})` : ''}`);
+  out.push(`${c('bold', 'bootlens')} ${oneLine(r.bundle.name, 200)}${r.bundle.gatherId ? ` (gather ${oneLine(r.bundle.gatherId, 40)})` : ''}`);
   out.push(head);
-  out.push(wrap(v.summary, 100, ''));
+  // The summary quotes log text: control characters must not reach the terminal.
+  out.push(wrap(oneLine(v.summary, 4000), 100, ''));
   if (v.ciFailureMode) out.push(c('dim', `CI failure mode: ${v.ciFailureMode}`));
 
   const t = new Table({
@@ -80,7 +81,7 @@ export function renderAnalyzeText(r: AnalysisResult, opts: TextOptions): string 
   if (r.findings.length === 0) out.push('  none');
   for (const f of r.findings) out.push('', findingBlock(f, c, f.ruleId === v.rootCause));
   if (r.suppressed.length > 0) {
-    out.push('', c('dim', `Suppressed (${r.suppressed.length}): ${r.suppressed.map((s) => `${s.finding.ruleId} (${s.reason})`).join('; ')}`));
+    out.push('', c('dim', `Suppressed (${r.suppressed.length}): ${oneLine(r.suppressed.map((s) => `${s.finding.ruleId} (${s.reason})`).join('; '), 2000)}`));
   }
 
   const rules = r.rules;

@@ -23,7 +23,6 @@ export function flatText(text: string | undefined, max = 4000): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-// ---------------------------------------------------------------------------------------------
 // HTML
 
 /** Markup that is already safe: made only by `html` or `SafeHtml.trusted` for constant text. */
@@ -103,7 +102,6 @@ export function safeUrl(text: string): string | undefined {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Markdown (CommonMark / GitHub Flavored Markdown)
 
 function longestRun(text: string, ch: string): number {
@@ -128,11 +126,12 @@ export function mdFence(content: string, info = 'text'): string {
 
 /** An inline code span of one line, its delimiters longer than any backtick run inside. */
 export function mdCode(text: string): string {
-  const t = flatText(text);
-  if (!t) return '';
+  const t = cleanText(text).replace(/[\n\t]/g, ' ');
+  if (!t.trim()) return '';
   const delim = '`'.repeat(longestRun(t, '`') + 1);
-  // A span that starts or ends with a backtick needs a space: CommonMark strips one each side.
-  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
+  // CommonMark strips one space each side when both are there: a span that starts or ends
+  // with a backtick, or with spaces on both sides, gets one more space each side.
+  const pad = t.startsWith('`') || t.endsWith('`') || (t.startsWith(' ') && t.endsWith(' ')) ? ' ' : '';
   return `${delim}${pad}${t}${pad}${delim}`;
 }
 
@@ -177,10 +176,14 @@ export function mdRich(text: string | undefined, max = 4000): string {
   );
 }
 
-/** Text cut into plain and `code` parts by single-backtick pairs; an unpaired backtick stays text. */
+/**
+ * Text cut into plain and `code` parts by pairs of lone backticks. A backtick next to another
+ * (a run such as a log's fence) never pairs, so log text cannot open or shift a span; an
+ * unpaired backtick stays text.
+ */
 export function splitCode(text: string): { text: string; code: boolean }[] {
   const parts: { text: string; code: boolean }[] = [];
-  const re = /`([^`]+)`/g;
+  const re = /(?<!`)`([^`]+)`(?!`)/g;
   let last = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m.index > last) parts.push({ text: text.slice(last, m.index), code: false });
@@ -191,7 +194,6 @@ export function splitCode(text: string): { text: string; code: boolean }[] {
   return parts;
 }
 
-// ---------------------------------------------------------------------------------------------
 // XML (JUnit)
 
 /** Characters XML 1.0 forbids (controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF). */

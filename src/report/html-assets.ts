@@ -57,9 +57,12 @@ nav.toc a { margin-right: 14px; }
 .legend .k-not-reached { background: var(--not-reached); } .legend .k-unknown { background: var(--unknown); }
 table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+td code { overflow-wrap: anywhere; }
 th { background: var(--panel); }
 td.num { text-align: right; color: var(--muted); }
 tr.failed td { background: #fef3f2; font-weight: 600; }
+table.stages td:nth-child(2) { min-width: 13em; }
+table.stages td:nth-child(4), table.stages td:nth-child(5) { min-width: 6.5em; }
 .status { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 0.8rem; font-weight: 600; white-space: nowrap; }
 .status.s-ok { background: #d1fadf; color: #05603a; }
 .status.s-failed { background: var(--failed); color: #fff; }
@@ -143,8 +146,8 @@ export const REPORT_JS = `
     sev.appendChild(el('legend', null, 'Severity'));
     data.severities.forEach(function (s) {
       var label = el('label', { 'class': 'badge sev-' + s.id });
-      var box = el('input', { type: 'checkbox', name: 'severity', value: s.id });
-      box.checked = true;
+      // checked by default, so the form's reset ("Show all") ticks it again.
+      var box = el('input', { type: 'checkbox', name: 'severity', value: s.id, checked: '' });
       label.appendChild(box);
       label.appendChild(document.createTextNode(' ' + s.id + ' (' + s.count + ')'));
       sev.appendChild(label);

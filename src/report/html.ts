@@ -35,7 +35,6 @@ function richText(text: string): SafeHtml {
   return joinHtml(splitCode(text).map((p) => (p.code ? html`<code>${p.text}</code>` : html`${p.text}`)));
 }
 
-// ---------------------------------------------------------------------------------------------
 // The stage strip: an inline SVG, so it needs no script, no inline style and prints as drawn.
 
 const VIEW_W = 1000;
@@ -180,7 +179,6 @@ function stageTable(r: AnalysisResult): SafeHtml {
   return html`<table class="stages"><thead><tr><th>#</th><th>Stage</th><th>Status</th><th>Start (UTC)</th><th>End (UTC)</th><th>Took</th><th>Hosts</th><th>Decided by</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Findings
 
 function evidenceItem(e: Evidence): SafeHtml {
@@ -308,7 +306,7 @@ export function renderHtmlReport(results: readonly AnalysisResult[]): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">
+<meta http-equiv="Content-Security-Policy" content="${SafeHtml.trusted(contentSecurityPolicy()) /* constants and base64 hashes only */}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="bootlens ${results[0]?.tool.version ?? ''}">

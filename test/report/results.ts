@@ -1,0 +1,56 @@
+// Real analysis results for reporter tests: the fixture bundle (failed at bootstrap-etcd) and a healthy one, read and analyzed by the real code.
+import { join } from 'node:path';
+import { analyzeBundle, type AnalysisResult } from '../../src/analysis/analyze.js';
+import { redactDeep } from '../../src/redact/redact.js';
+import { loadRules } from '../../src/rules/load-rules.js';
+import { bundleFiles, packTar, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
+
+/** A YAML rule citing bootkube's etcd retries, so evidence carries journal context. */
+export const ETCD_RETRY_RULE = `id: etcd-wait-retrying
+title: bootkube keeps retrying etcd
+stage: bootstrap-etcd
+category: etcd-health
+severity: warning
+confidence: medium
+description: bootkube waited for etcd until the end of its log.
+fix:
+  - Check the etcd container on {host}, e.g. \`sudo crictl ps -a --name etcd\`.
+references:
+  - https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/bootkube.sh.template
+sources:
+  - journal: bootkube
+    host: bootstrap
+match:
+  any:
+    - regex: 'etcdctl (?<what>failed)\\. Retrying'
+message: 'etcdctl {what} {count} times on {host}'
+`;
+
+/** A rules folder with ETCD_RETRY_RULE (the built-in TypeScript rules come along). */
+export function rulesDir(): string {
+  return writeTree(tempDir('bootlens-rules-'), 'rules', { 'bootstrap-etcd/etcd-wait-retrying.yaml': ETCD_RETRY_RULE });
+}
+
+async function analyze(path: string): Promise<AnalysisResult> {
+  const { rules } = loadRules(rulesDir());
+  return redactDeep(await analyzeBundle(path, { rules, version: '0.0.0-test' }));
+}
+
+/** The fixture bundle as a tar.gz: bootkube failed waiting for etcd. */
+export async function failedResult(): Promise<AnalysisResult> {
+  const dir = tempDir();
+  writeTree(dir, ROOT, bundleFiles());
+  return analyze(await packTar(dir, ROOT, join(dir, 'log-bundle-failed.tar.gz'), true));
+}
+
+/** A small bundle whose bootkube completed: no failed stage. */
+export async function healthyResult(): Promise<AnalysisResult> {
+  const files = bundleFiles();
+  const healthy: Record<string, string> = {
+    'bootstrap/services/release-image.json': files['bootstrap/services/release-image.json'],
+    'bootstrap/services/bootkube.json':
+      '[\n{"timestamp":"2026-11-22T10:14:58Z","phase":"service start"},\n{"timestamp":"2026-11-22T10:15:04Z","phase":"stage start","stage":"wait-for-etcd"},\n{"timestamp":"2026-11-22T10:16:04Z","phase":"stage end","stage":"wait-for-etcd","result":"success"},\n{"timestamp":"2026-11-22T10:50:00Z","phase":"service end","result":"success"}\n]\n',
+    'bootstrap/journals/bootkube.log': 'Nov 22 10:50:00 b bootkube.sh[2507]: bootkube.service complete\n',
+  };
+  return analyze(writeTree(tempDir(), 'log-bundle-healthy', healthy));
+}
