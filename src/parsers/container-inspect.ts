@@ -2,35 +2,13 @@
 import type { Container, SourceRef } from '../model/types.js';
 import { parseIsoTime } from '../text/time.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
-
-type JsonObject = Record<string, unknown>;
+import { type JsonObject, get, int, isObject, jsonValueEnd, str } from './json-fields.js';
 
 /** Longest text kept from a message printed instead of JSON. */
 const MESSAGE_MAX = 300;
 
 // Control characters other than tab/CR/LF, or the replacement character: not a message.
 const BINARY_RE = /[\u0000-\u0008\u000e-\u001f\ufffd]/;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Own properties only: inherited names (`__proto__`, `constructor`) never leak in. */
-function get(obj: unknown, key: string): unknown {
-  return isObject(obj) && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
-}
-
-function str(obj: unknown, key: string): string | undefined {
-  const v = get(obj, key);
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-function int(obj: unknown, key: string): number | undefined {
-  const v = get(obj, key);
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
-  return undefined;
-}
 
 /**
  * A container time: RFC 3339 with nanoseconds, or (older crictl, protobuf JSON) integer
@@ -46,27 +24,6 @@ function time(obj: unknown, key: string): number | undefined {
     return ms > 0 ? ms : undefined;
   }
   return parseIsoTime(v);
-}
-
-/** Index just past the JSON object or array that starts at `start`, or -1 when it never closes. */
-function valueEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === 92 /* \ */) escaped = true;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) depth++;
-    else if (c === 125 || c === 93) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
 }
 
 /** Index of the closing quote of the string that opens at `start`, or -1. */
@@ -101,7 +58,7 @@ function memberText(text: string, objStart: number, key: string): string | undef
         if (text[k] === ':' && text.slice(i + 1, end) === key) {
           k = skipSpace(text, k + 1);
           if (text[k] !== '{' && text[k] !== '[') return undefined;
-          const vEnd = valueEnd(text, k);
+          const vEnd = jsonValueEnd(text, k);
           return vEnd < 0 ? undefined : text.slice(k, vEnd);
         }
       }
@@ -126,7 +83,7 @@ function arrayObjects(text: string, arrayStart: number): string[] {
       continue;
     }
     if (text[i] !== '{') return out;
-    const end = valueEnd(text, i);
+    const end = jsonValueEnd(text, i);
     if (end < 0) return out;
     out.push(text.slice(i, end));
     i = end;
@@ -164,7 +121,7 @@ function locateJson(text: string): Located | undefined {
   const m = /^[ \t]*[{[]/m.exec(text);
   if (!m) return undefined;
   const start = m.index + m[0].length - 1;
-  return { start, end: valueEnd(text, start) };
+  return { start, end: jsonValueEnd(text, start) };
 }
 
 function stripBom(text: string): string {

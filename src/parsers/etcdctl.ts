@@ -1,8 +1,7 @@
 // Reads `etcdctl member list` and `etcdctl endpoint health` output in table, simple and JSON form.
 import type { EtcdEndpointHealth, EtcdMember, EtcdMemberList, SourceRef } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
-
-type JsonObject = Record<string, unknown>;
+import { type JsonObject, get, isObject, jsonValueEnd } from './json-fields.js';
 
 /** Problems reported per file at most. */
 const PROBLEMS_MAX = 20;
@@ -10,14 +9,6 @@ const MESSAGE_MAX = 300;
 
 /** Marks integers that were quoted before JSON.parse so they are read as decimal, not hex. */
 const DEC_MARK = '#dec:';
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function get(obj: unknown, key: string): unknown {
-  return isObject(obj) && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
-}
 
 function clip(text: string): string {
   return text.length > MESSAGE_MAX ? text.slice(0, MESSAGE_MAX) : text;
@@ -126,25 +117,6 @@ function capProblems(problems: ParseProblem[]): ParseProblem[] {
   return [...problems.slice(0, PROBLEMS_MAX), { kind: 'unparseable', message: `${dropped} more problems not listed` }];
 }
 
-/** Index just past the JSON object or array that starts at `start`, or -1 when it never closes. */
-function valueEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) depth++;
-    else if (c === 125 || c === 93) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
 /**
  * The JSON documents that start a line, in order, skipping the client's JSON log lines
  * (`{"level":"warn",...}`) that stderr mixes in.
@@ -155,7 +127,7 @@ function jsonDocuments(text: string): { json: unknown; start: number }[] {
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     const start = m.index + m[0].length - 1;
-    const end = valueEnd(text, start);
+    const end = jsonValueEnd(text, start);
     if (end < 0) break;
     try {
       const json = JSON.parse(quoteBigIntegers(text.slice(start, end))) as unknown;

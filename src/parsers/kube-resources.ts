@@ -14,23 +14,13 @@ import type {
 } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
 import { parseIsoTime } from '../text/time.js';
+import { type JsonObject, get, isObject } from './json-fields.js';
 
 /** Longest message kept from what `oc` printed instead of JSON. */
 const MESSAGE_MAX = 300;
 
 /** Problems reported per file at most; a broken List must not flood the report. */
 const PROBLEMS_MAX = 20;
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Reads an own property only: inherited names (`__proto__`, `constructor`) never leak in. */
-function get(obj: unknown, key: string): unknown {
-  return isObject(obj) && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
-}
 
 function getObject(obj: unknown, key: string): JsonObject | undefined {
   const v = get(obj, key);

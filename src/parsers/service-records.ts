@@ -7,13 +7,12 @@ import type {
   SourceRef,
 } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+import { type JsonObject, isObject } from './json-fields.js';
 
 /** Problems reported per file at most: a garbage file must not flood the report. */
 const PROBLEMS_MAX = 20;
 
 const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
-
-type JsonObject = Record<string, unknown>;
 
 interface ObjectSpan {
   text: string;
@@ -63,10 +62,6 @@ function scanTopLevelObjects(text: string): Scan {
     }
   }
   return depth > 0 ? { objects, unterminatedLine: startLine } : { objects };
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A non-empty own string property; the script omits empty fields, so `""` means unset. */

@@ -2,8 +2,7 @@
 import { loadAll } from 'js-yaml';
 import type { HostPathVolume, PodContainerSpec, SourceRef, StaticPod } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
-
-type JsonObject = Record<string, unknown>;
+import { type JsonObject, get, isObject, str } from './json-fields.js';
 
 const DOC_SEPARATOR_RE = /^---(?:[ \t].*)?$/;
 
@@ -46,19 +45,6 @@ function splitDocuments(text: string): YamlChunk[] {
   });
   flush();
   return chunks;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function get(obj: unknown, key: string): unknown {
-  return isObject(obj) && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
-}
-
-function str(obj: unknown, key: string): string | undefined {
-  const v = get(obj, key);
-  return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
 /** YAML scalars in command/args may be numbers or booleans (`- 10`); keep them as text. */

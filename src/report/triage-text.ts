@@ -1,6 +1,6 @@
 // Renders a triage summary as terminal text or Markdown. Reads the summary only.
 import type { TriageSummary } from '../triage/summary.js';
-import { markdownCell } from './md-cell.js';
+import { mdCell as markdownCell } from './escape.js';
 import { formatTime, oneLine } from './inspect-text.js';
 
 function pct(x: number): string {
