@@ -80,17 +80,19 @@ function grepPatterns(file: string): void {
 function main(): void {
   if (!existsSync(GENERATOR)) throw new Error('the samples generator is not built: run `npm run build` first');
   if (!existsSync('/usr/bin/time')) throw new Error('GNU time (/usr/bin/time) is needed: apt-get install time');
-  const scenario = arg('scenario', 'bootstrap-etcd-slow-disk');
+  const scenario = arg('scenario', 'legacy-etcd-slow-disk');
   const sizes = arg('sizes', '100,1000').split(',').map(Number);
   mkdirSync(WORK, { recursive: true });
   const patterns = join(WORK, 'patterns.txt');
   grepPatterns(patterns);
-  // Calibrate: the uncompressed size of the scenario at scale 1.
+  // Calibrate: size grows linearly with the scale (noise) above a fixed part (the story).
   const base = uncompressedBytes(generate(scenario, 1));
+  const probe = 200;
+  const slope = Math.max(1, (uncompressedBytes(generate(scenario, probe)) - base) / (probe - 1));
   const rows: string[] = [];
   const similarity = spawnSync(process.execPath, [CLI, 'analyze', '--help'], { encoding: 'utf8' }).stdout.includes('--similarity');
   for (const mb of sizes) {
-    const scale = Math.max(1, Math.round((mb * 1024 * 1024) / base));
+    const scale = Math.max(1, Math.round((mb * 1024 * 1024 - base) / slope) + 1);
     const bundle = generate(scenario, scale);
     const bytes = uncompressedBytes(bundle);
     const lines = lineCount(bundle);

@@ -6,8 +6,9 @@ import { hostName } from '../sources.js';
 import { defineRule, keepId } from '../define-rule.js';
 
 const ID = 'release-digest-mismatch';
-// A release payload reference: `.../ocp-release@sha256:<64 hex>`, `okd`, `origin-release`, nightlies.
-const RELEASE_REF = /[\w.-]+(?::\d+)?\/[\w./-]*(?:ocp|okd|origin)[\w-]*-release[\w-]*(?::[\w.-]+)?@sha256:([0-9a-f]{64})/;
+// A release payload by digest: `.../ocp-release@sha256:<64 hex>`, `origin-release`, nightlies.
+// Anchored on the literal so the regex never scans ordinary lines (it runs on every kept line).
+const RELEASE_REF = /-release(?:-nightly)?@sha256:([0-9a-f]{64})/;
 
 interface Seen {
   digest: string;
@@ -47,7 +48,7 @@ export const releaseDigestMismatch = defineRule({
     ],
     references: ['https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/release-image.sh.template'],
   },
-  keep: [{ name: 'release', literals: ['-release'], pattern: RELEASE_REF, logs: (t) => t.kind === 'journal' }],
+  keep: [{ name: 'release', literals: ['-release@sha256:', '-release-nightly@sha256:'], pattern: RELEASE_REF, logs: (t) => t.kind === 'journal' }],
   check(ctx) {
     const boot = refs(ctx.bundle, 'bootstrap');
     const fromInstaller = ctx.bundle.installerLog?.releaseImage;
