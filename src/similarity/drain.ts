@@ -1,0 +1,575 @@
+// Streaming Drain-style template miner with a bounded number of templates, fed by the reader's line observer.
+import { createHash } from 'node:crypto';
+import type { LogTarget } from '../ingest/line-filter.js';
+import type { LineObserver } from '../ingest/read-bundle.js';
+import type { LogKind } from '../model/types.js';
+import { parseJournalLine } from '../text/journal-line.js';
+import { detach } from '../text/lines.js';
+import { parseLogLine } from '../text/log-line.js';
+import { gatherIdTime } from '../text/time.js';
+import { errorWeight, splitLine, templateTokens, WILDCARD, type LineLevel } from './tokens.js';
+
+/** Tuning of the miner; every field has a default. */
+export interface MinerOptions {
+  /** Share of a template's tokens a line must repeat exactly to join it (Drain's `st`). */
+  similarity?: number;
+  /** Tree depth: token count, then `depth - 2` leading tokens, then the leaf. */
+  depth?: number;
+  /** Children per tree node; past it, tokens share a wildcard child. */
+  maxChildren?: number;
+  /** Templates kept; lines that would start another are counted as overflow. */
+  maxClusters?: number;
+  /** Templates per leaf; bounds the per-line scan. */
+  maxLeafClusters?: number;
+  /** Tokens per line; the rest becomes one wildcard. */
+  maxTokens?: number;
+  /** A line's time is parsed when it starts a template, first hits a template in a file, or every this many lines. */
+  timeEvery?: number;
+  /** Which logs to mine. Default: journals, container, serial, installer and Cluster API logs. */
+  kinds?: readonly LogKind[];
+  /** Gives year-less journal times their year when the file path has no gather id. */
+  referenceTime?: number;
+}
+
+/** Where a line sits in the bundle. */
+export interface LineRef {
+  file: string;
+  line: number;
+  text: string;
+}
+
+/** One mined template. */
+export interface MinedTemplate {
+  /** Stable id: a hash of the template text. */
+  id: string;
+  /** Masked tokens joined by one space; `<*>` marks positions that varied. */
+  template: string;
+  count: number;
+  /** Earliest time seen (epoch ms), when its lines carry times. */
+  firstTime?: number;
+  /** Latest time seen (within `timeEvery` lines of the last occurrence). */
+  lastTime?: number;
+  /** Hosts it was seen on: `bootstrap`, a master's address, or the log's kind. */
+  hosts: string[];
+  /** Journal units, container names or log kinds it was seen in. */
+  sources: string[];
+  /** Files it was seen in (at most 32). */
+  files: string[];
+  /** The level its lines state, when they state one (klog, logfmt, JSON). */
+  level?: LineLevel;
+  /** 0 (nothing suggests failure) to 1 (an error level). */
+  errorWeight: number;
+  /** The first line that made it, as written (cut at 1000 characters). */
+  example: LineRef;
+  /** Where its earliest occurrence was. */
+  first: { file: string; line: number };
+  /** Where its last occurrence was. */
+  last: { file: string; line: number };
+}
+
+/** A template proposed as evidence of the failure, with why. */
+export interface CandidateTemplate extends MinedTemplate {
+  score: number;
+  /** Whether it was still seen near the end of its log (or the failure time). */
+  persisting: boolean;
+}
+
+/** How to pick candidates. */
+export interface CandidateOptions {
+  /** The failure's time (epoch ms); default: the end of the log where each template first appeared. */
+  failureTime?: number;
+  /** A template is new when first seen at most this long before the failure. Default 2 h. */
+  windowMs?: number;
+  /** Most candidates returned. Default 40. */
+  limit?: number;
+  /** Least error weight (0..1). Default 0.5. */
+  minErrorWeight?: number;
+}
+
+/** Counters of one mining run. */
+export interface MinerStats {
+  lines: number;
+  templates: number;
+  /** Lines that matched no template once the cap was reached. */
+  overflow: number;
+  files: number;
+}
+
+/** A miner: hand `observer` to `readBundle`'s `observeLines`, then read its templates. */
+export interface TemplateMiner {
+  readonly observer: (target: LogTarget) => LineObserver | undefined;
+  /** Feeds lines by hand (tests, `kb`); same as the observer of one log. */
+  observe(target: LogTarget, lines: Iterable<string>): void;
+  templates(): MinedTemplate[];
+  candidates(options?: CandidateOptions): CandidateTemplate[];
+  stats(): MinerStats;
+}
+
+const DEFAULT_KINDS: readonly LogKind[] = ['journal', 'container', 'serial', 'installer', 'clusterapi'];
+const MAX_FILES_PER_TEMPLATE = 32;
+const MAX_EXAMPLE = 1000;
+const DEFAULT_WINDOW_MS = 2 * 3_600_000;
+/** Skeletons remembered; the cache starts over when full. */
+const MAX_CACHE = 1 << 16;
+/** Error weight from which a template counts as error-like (see `errorWeight`). */
+const ERROR_LIKE = 0.5;
+
+interface FileState {
+  file: string;
+  host: string;
+  source: string;
+  journal: boolean;
+  referenceTime: number | undefined;
+  lines: number;
+  /** Latest time parsed in this file. */
+  now: number | undefined;
+  sinceParse: number;
+  /** The last line read, parsed for the file's end time once the file is done. */
+  lastRaw: string | undefined;
+  lastRawLine: number;
+  endTime: number | undefined;
+  open: boolean;
+  /** The time text of the last journal line parsed for an error-like template, and its time. */
+  timeKey: string;
+  timeKeyTime: number | undefined;
+}
+
+interface Cluster {
+  tokens: string[];
+  count: number;
+  level: LineLevel | undefined;
+  firstTime: number | undefined;
+  lastTime: number | undefined;
+  firstFile: number;
+  firstLine: number;
+  lastFile: number;
+  lastLine: number;
+  files: number[];
+  example: LineRef;
+  seq: number;
+  /** Error-like templates get exact times; the rest are timed every `timeEvery` lines. */
+  errorLike: boolean;
+}
+
+interface TreeNode {
+  children: Map<string, TreeNode> | undefined;
+  clusters: Cluster[] | undefined;
+}
+
+const LEVEL_RANK: Record<LineLevel, number> = { info: 0, warning: 1, error: 2 };
+
+const LETTER = 1;
+const DIGIT = 2;
+/** Word characters of ASCII: letters and `_` (1), digits (2); everything else separates. */
+const CHAR_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (c >= 48 && c <= 57) CHAR_CLASS[c] = DIGIT;
+  else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) CHAR_CLASS[c] = LETTER;
+}
+
+/**
+ * A key for a raw line with every word that holds a digit (numbers, times, addresses, hex ids,
+ * `I1122`) reduced to one mark: a 32-bit FNV-style hash and the length of what was hashed.
+ * Lines with equal keys differ only in such words, which masking turns into the same
+ * placeholders, so they belong to the same template. The header's host and identifier stay in
+ * the key: one entry per host, all leading to the same template.
+ */
+export function skeletonKey(raw: string): number {
+  let h = 0x811c9dc5 | 0;
+  let w = 0;
+  let kept = 0;
+  let wordLen = 0;
+  let kinds = 0;
+  const n = raw.length;
+  for (let i = 0; i < n; i++) {
+    const c = raw.charCodeAt(i);
+    const k = c < 128 ? CHAR_CLASS[c] : LETTER;
+    if (k !== 0) {
+      kinds |= k;
+      w = Math.imul(w ^ c, 0x01000193);
+      wordLen++;
+      continue;
+    }
+    if (wordLen > 0) {
+      if (kinds & DIGIT) h = Math.imul(h ^ 0x23, 0x01000193);
+      else {
+        h = Math.imul(h ^ w, 0x01000193);
+        kept += wordLen;
+      }
+      w = 0;
+      wordLen = 0;
+      kinds = 0;
+    }
+    h = Math.imul(h ^ c, 0x01000193);
+    kept++;
+  }
+  if (wordLen > 0) {
+    h = Math.imul(h ^ (kinds & DIGIT ? 0x23 : w), 0x01000193);
+    if (!(kinds & DIGIT)) kept += wordLen;
+  }
+  // Hash and length together stay a safe integer, so a fast Map key.
+  return (h >>> 0) * 0x100000 + (kept & 0xfffff);
+}
+
+function hasDigit(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
+/** The tree key of a leading token: tokens that vary share the wildcard branch. */
+function keyOf(token: string): string {
+  return token.charCodeAt(0) === 60 /* < */ || hasDigit(token) ? WILDCARD : token;
+}
+
+/** A stable label of the host a log belongs to, from its path in the bundle. */
+function hostOf(target: LogTarget): string {
+  const cp = /(?:^|\/)control-plane\/([^/]+)\//.exec(target.file);
+  if (cp) return cp[1];
+  if (target.hostRole === 'bootstrap' || /(?:^|\/)bootstrap\//.test(target.file)) return 'bootstrap';
+  if (target.kind === 'serial') {
+    const name = target.file.slice(target.file.lastIndexOf('/') + 1);
+    return `serial:${name.replace(/\.log$/, '')}`;
+  }
+  return target.hostRole ?? target.kind;
+}
+
+function referenceOf(file: string, fallback: number | undefined): number | undefined {
+  const m = /log-bundle-(\d{14})/.exec(file);
+  return (m ? gatherIdTime(m[1]) : undefined) ?? fallback;
+}
+
+function hashId(template: string): string {
+  return createHash('sha1').update(template).digest('hex').slice(0, 12);
+}
+
+class Miner implements TemplateMiner {
+  private readonly st: number;
+  private readonly prefixDepth: number;
+  private readonly maxChildren: number;
+  private readonly maxClusters: number;
+  private readonly maxLeaf: number;
+  private readonly maxTokens: number;
+  private readonly every: number;
+  private readonly kinds: ReadonlySet<LogKind>;
+  private readonly referenceTime: number | undefined;
+  private readonly roots = new Map<number, TreeNode>();
+  private readonly clusters: Cluster[] = [];
+  private readonly files: FileState[] = [];
+  /** Line skeleton hash → template (see `skeletonKey`). */
+  private readonly cache = new Map<number, Cluster>();
+  private lines = 0;
+  private overflow = 0;
+
+  constructor(options: MinerOptions) {
+    this.st = options.similarity ?? 0.5;
+    this.prefixDepth = Math.max(0, (options.depth ?? 4) - 2);
+    this.maxChildren = Math.max(2, options.maxChildren ?? 64);
+    this.maxClusters = options.maxClusters ?? 5000;
+    this.maxLeaf = options.maxLeafClusters ?? 256;
+    this.maxTokens = Math.max(4, options.maxTokens ?? 64);
+    this.every = Math.max(1, options.timeEvery ?? 64);
+    this.kinds = new Set(options.kinds ?? DEFAULT_KINDS);
+    this.referenceTime = options.referenceTime;
+  }
+
+  readonly observer = (target: LogTarget): LineObserver | undefined => {
+    if (!this.kinds.has(target.kind)) return undefined;
+    // The reader streams one file at a time: a new file means the previous ones are done.
+    this.closeFiles();
+    const index = this.files.length;
+    const journal = target.kind === 'journal' || target.kind === 'unit-status-journal';
+    const state: FileState = {
+      file: target.file,
+      host: hostOf(target),
+      source: target.unit ?? target.container ?? target.kind,
+      journal,
+      referenceTime: referenceOf(target.file, this.referenceTime),
+      lines: 0,
+      now: undefined,
+      sinceParse: 0,
+      lastRaw: undefined,
+      lastRawLine: 0,
+      endTime: undefined,
+      open: true,
+      timeKey: '',
+      timeKeyTime: undefined,
+    };
+    this.files.push(state);
+    return (raw, line) => this.line(state, index, raw, line);
+  };
+
+  observe(target: LogTarget, lines: Iterable<string>): void {
+    const observer = this.observer(target);
+    if (!observer) return;
+    let n = 0;
+    for (const l of lines) observer(l, ++n);
+    this.closeFiles();
+  }
+
+  private timeOf(state: FileState, raw: string, line: number): number | undefined {
+    if (state.journal) return parseJournalLine(raw, line, state.referenceTime)?.time;
+    return parseLogLine(raw, line, state.referenceTime).time;
+  }
+
+  /**
+   * The time of a line of an error-like template. Journal lines that start with the same
+   * timestamp text as the previous one share its time (one parse per second of a busy log).
+   */
+  private errorTime(state: FileState, raw: string, line: number): number | undefined {
+    if (!state.journal) return this.timeOf(state, raw, line);
+    if (state.timeKey.length > 0 && raw.startsWith(state.timeKey)) return state.timeKeyTime;
+    const time = this.timeOf(state, raw, line);
+    // `Nov 22 10:15:04 ` and the other short forms put the time in the first 15-32 characters.
+    const space = raw.indexOf(' ', raw.indexOf(':') + 1);
+    state.timeKey = space > 0 && space <= 40 ? detach(raw.slice(0, space)) : '';
+    state.timeKeyTime = time;
+    return time;
+  }
+
+  private line(state: FileState, index: number, raw: string, lineNo: number): void {
+    state.lines = lineNo;
+    if (raw.length === 0) return;
+    // Journal markers (`-- Boot ... --`, `-- No entries --`) are not messages.
+    if (state.journal && raw.charCodeAt(0) === 45 && raw.startsWith('-- ')) return;
+    this.lines++;
+    state.lastRaw = raw;
+    state.lastRawLine = lineNo;
+    let time: number | undefined;
+    let parsed = false;
+    if (++state.sinceParse >= this.every) {
+      time = this.timeOf(state, raw, lineNo);
+      parsed = true;
+      state.sinceParse = 0;
+      if (time !== undefined) state.now = time;
+    }
+    // Most lines repeat a known shape with other numbers and ids: a hash of the line with its
+    // digit-bearing words blanked finds their template without masking or tree search.
+    const key = skeletonKey(raw);
+    let cluster = this.cache.get(key);
+    if (cluster === undefined) {
+      const { message, level } = splitLine(raw, state.journal);
+      const tokens = templateTokens(message, this.maxTokens);
+      if (tokens.length === 0) return;
+      cluster = this.place(tokens, level, state, index, raw, lineNo);
+      if (cluster === undefined) {
+        this.overflow++;
+        return;
+      }
+      if (cluster.count === 0) {
+        // A new template: its first time is this line's.
+        if (!parsed) {
+          time = this.timeOf(state, raw, lineNo);
+          parsed = true;
+          if (time !== undefined) state.now = time;
+        }
+        cluster.firstTime = time;
+        cluster.lastTime = time;
+      }
+      if (this.cache.size >= MAX_CACHE) this.cache.clear();
+      this.cache.set(key, cluster);
+    }
+    cluster.count++;
+    if (!parsed && cluster.errorLike) {
+      // The last time of an error decides whether it persisted to the failure: be exact.
+      time = this.errorTime(state, raw, lineNo);
+      parsed = true;
+      if (time !== undefined) state.now = time;
+    }
+    if (cluster.lastFile !== index) {
+      // First hit of this template in this file: its exact time may be its earliest anywhere
+      // (files arrive in bundle order, not time order).
+      if (!parsed) {
+        time = this.timeOf(state, raw, lineNo);
+        parsed = true;
+        if (time !== undefined) state.now = time;
+      }
+      if (time !== undefined && (cluster.firstTime === undefined || time < cluster.firstTime)) {
+        cluster.firstTime = time;
+        cluster.firstFile = index;
+        cluster.firstLine = lineNo;
+      }
+      if (!cluster.files.includes(index) && cluster.files.length < MAX_FILES_PER_TEMPLATE) cluster.files.push(index);
+      cluster.lastFile = index;
+    }
+    cluster.lastLine = lineNo;
+    const now = parsed ? time : state.now;
+    if (now !== undefined && (cluster.lastTime === undefined || now > cluster.lastTime)) cluster.lastTime = now;
+  }
+
+  /** The template a masked line joins (merging it), a new one, or undefined past the caps. */
+  private place(tokens: string[], level: LineLevel | undefined, state: FileState, index: number, raw: string, lineNo: number): Cluster | undefined {
+    const leaf = this.leaf(tokens, false);
+    const found = leaf?.clusters ? this.best(leaf.clusters, tokens) : undefined;
+    if (found) {
+      const t = found.tokens;
+      for (let i = 0; i < t.length; i++) if (t[i] !== tokens[i] && t[i] !== WILDCARD) t[i] = WILDCARD;
+      if (level !== undefined && (found.level === undefined || LEVEL_RANK[level] > LEVEL_RANK[found.level])) {
+        found.level = level;
+        found.errorLike ||= errorWeight(found.tokens.join(' '), level) >= ERROR_LIKE;
+      }
+      return found;
+    }
+    if (this.clusters.length >= this.maxClusters) return undefined;
+    const node = this.leaf(tokens, true) as TreeNode;
+    node.clusters ??= [];
+    if (node.clusters.length >= this.maxLeaf) return undefined;
+    const cluster: Cluster = {
+      // Tokens are slices of the decoded chunk: copy them, or each template pins a chunk.
+      tokens: tokens.map(detach),
+      count: 0,
+      level,
+      firstTime: undefined,
+      lastTime: undefined,
+      firstFile: index,
+      firstLine: lineNo,
+      lastFile: index,
+      lastLine: lineNo,
+      files: [index],
+      example: { file: state.file, line: lineNo, text: detach(raw.length > MAX_EXAMPLE ? raw.slice(0, MAX_EXAMPLE) : raw) },
+      seq: this.clusters.length,
+      errorLike: errorWeight(tokens.join(' '), level) >= ERROR_LIKE,
+    };
+    node.clusters.push(cluster);
+    this.clusters.push(cluster);
+    return cluster;
+  }
+
+  /** The leaf for a token sequence; created (under the caps) when `create`. */
+  private leaf(tokens: string[], create: boolean): TreeNode | undefined {
+    let node: TreeNode | undefined = this.roots.get(tokens.length);
+    if (!node) {
+      if (!create) return undefined;
+      node = { children: undefined, clusters: undefined };
+      this.roots.set(tokens.length, node);
+    }
+    const depth = Math.min(this.prefixDepth, tokens.length);
+    for (let d = 0; d < depth; d++) {
+      const key = keyOf(tokens[d]);
+      let child: TreeNode | undefined = node.children?.get(key);
+      if (!child && !create) child = node.children?.get(WILDCARD);
+      if (!child) {
+        if (!create) return undefined;
+        node.children ??= new Map();
+        // One slot stays for the wildcard branch that takes every token past the cap.
+        const k = node.children.size < this.maxChildren - 1 ? key : WILDCARD;
+        child = node.children.get(k);
+        if (!child) {
+          child = { children: undefined, clusters: undefined };
+          node.children.set(k === WILDCARD ? WILDCARD : detach(k), child);
+        }
+      }
+      node = child;
+    }
+    return node;
+  }
+
+  private best(clusters: Cluster[], tokens: string[]): Cluster | undefined {
+    let best: Cluster | undefined;
+    let bestSim = -1;
+    let bestParams = -1;
+    for (const c of clusters) {
+      const t = c.tokens;
+      let same = 0;
+      let params = 0;
+      for (let i = 0; i < t.length; i++) {
+        const a = t[i];
+        if (a === WILDCARD) params++;
+        else if (a === tokens[i]) same++;
+      }
+      const sim = same / t.length;
+      if (sim > bestSim || (sim === bestSim && params > bestParams)) {
+        best = c;
+        bestSim = sim;
+        bestParams = params;
+      }
+    }
+    return bestSim >= this.st ? best : undefined;
+  }
+
+  /** Files that are done get their end time from their last line. */
+  private closeFiles(): void {
+    for (const f of this.files) {
+      if (!f.open) continue;
+      f.open = false;
+      let end = f.now;
+      if (f.lastRaw !== undefined) {
+        const t = this.timeOf(f, f.lastRaw, f.lastRawLine);
+        if (t !== undefined && (end === undefined || t > end)) end = t;
+      }
+      f.endTime = end;
+      f.lastRaw = undefined;
+    }
+  }
+
+  templates(): MinedTemplate[] {
+    this.closeFiles();
+    return this.clusters.map((c) => this.describe(c));
+  }
+
+  private describe(c: Cluster): MinedTemplate {
+    const template = c.tokens.join(' ');
+    const files = c.files.map((i) => this.files[i]);
+    const out: MinedTemplate = {
+      id: hashId(template),
+      template,
+      count: c.count,
+      hosts: [...new Set(files.map((f) => f.host))].sort(),
+      sources: [...new Set(files.map((f) => f.source))].sort(),
+      files: files.map((f) => f.file),
+      errorWeight: errorWeight(template, c.level),
+      example: c.example,
+      first: { file: this.files[c.firstFile].file, line: c.firstLine },
+      last: { file: this.files[c.lastFile].file, line: c.lastLine },
+    };
+    if (c.firstTime !== undefined) out.firstTime = c.firstTime;
+    if (c.lastTime !== undefined) out.lastTime = c.lastTime;
+    if (c.level !== undefined) out.level = c.level;
+    return out;
+  }
+
+  candidates(options: CandidateOptions = {}): CandidateTemplate[] {
+    this.closeFiles();
+    const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
+    const minWeight = options.minErrorWeight ?? ERROR_LIKE;
+    // "Still failing": seen in the last quarter of the window (at most 15 minutes).
+    const persistMs = Math.min(windowMs / 4, 15 * 60_000);
+    const out: { c: CandidateTemplate; seq: number }[] = [];
+    for (const cluster of this.clusters) {
+      const t = this.describe(cluster);
+      if (t.errorWeight < minWeight) continue;
+      const firstFile = this.files[cluster.firstFile];
+      const lastFile = this.files[cluster.lastFile];
+      const ref = options.failureTime ?? firstFile.endTime;
+      let isNew: boolean;
+      let persisting: boolean;
+      if (t.firstTime !== undefined && ref !== undefined) {
+        isNew = t.firstTime >= ref - windowMs;
+        const end = options.failureTime ?? lastFile.endTime ?? ref;
+        persisting = t.lastTime !== undefined && t.lastTime >= end - persistMs;
+      } else {
+        // No times (serial consoles): judge by position; the second half of the file is "late".
+        isNew = cluster.lastLine >= lastFile.lines / 2;
+        persisting = cluster.lastLine >= lastFile.lines * 0.9;
+      }
+      if (!isNew) continue;
+      const countFactor = 1 + 0.15 * Math.min(3, Math.log10(t.count));
+      const hostFactor = 1 + 0.1 * Math.min(3, t.hosts.length - 1);
+      const score = t.errorWeight * (persisting ? 1 : 0.7) * countFactor * hostFactor;
+      out.push({ c: { ...t, score: Math.round(score * 1000) / 1000, persisting }, seq: cluster.seq });
+    }
+    out.sort((a, b) => b.c.score - a.c.score || (a.c.firstTime ?? 0) - (b.c.firstTime ?? 0) || a.seq - b.seq);
+    return out.slice(0, options.limit ?? 40).map((o) => o.c);
+  }
+
+  stats(): MinerStats {
+    return { lines: this.lines, templates: this.clusters.length, overflow: this.overflow, files: this.files.length };
+  }
+}
+
+/** A new streaming template miner. */
+export function createMiner(options: MinerOptions = {}): TemplateMiner {
+  return new Miner(options);
+}

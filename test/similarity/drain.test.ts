@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { readBundle } from '../../src/ingest/read-bundle.js';
+import type { LogTarget } from '../../src/ingest/line-filter.js';
+import { createMiner, skeletonKey } from '../../src/similarity/drain.js';
+import { bundleFiles, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
+
+const kubelet = (ip: string): LogTarget => ({ kind: 'journal', file: `${ROOT}/control-plane/${ip}/journals/kubelet.log`, hostRole: 'master', unit: 'kubelet' });
+
+function registerLine(time: string, host: string, ip: string, pid: number): string {
+  return `Nov 22 ${time} ${host} kubelet.sh[${pid}]: E1122 ${time}.001122    ${pid} kubelet_node_status.go:96] "Unable to register node with API server" err="Post \\"https://api-int.ocp4.example.com:6443/api/v1/nodes\\": dial tcp ${ip}:6443: connect: connection refused" node="${host}"`;
+}
+
+describe('template miner', () => {
+  it('folds one failure on three hosts, with other addresses and times, into one template', () => {
+    const miner = createMiner();
+    const masters: [string, string][] = [
+      ['10.0.0.5', 'master-0.ocp4.example.com'],
+      ['10.0.0.6', 'master-1.ocp4.example.com'],
+      ['10.0.0.7', 'master-2.ocp4.example.com'],
+    ];
+    masters.forEach(([ip, host], i) => {
+      miner.observe(kubelet(ip), [
+        `Nov 22 10:13:42 ${host} systemd[1]: Started Kubernetes Kubelet.`,
+        registerLine(`10:1${5 + i}:20`, host, ip, 2519 + i),
+        registerLine(`10:2${i}:31`, host, ip, 2519 + i),
+        `Nov 22 10:3${i}:00 ${host} kubelet.sh[${2519 + i}]: I1122 10:3${i}:00.000001    ${2519 + i} kubelet.go:2400] "SyncLoop (PLEG): event for pod"`,
+      ]);
+    });
+    const templates = miner.templates();
+    const register = templates.filter((t) => t.template.includes('Unable to register node'));
+    expect(register).toHaveLength(1);
+    const t = register[0];
+    expect(t.template).toBe('"Unable to register node with API server" err="Post \\"https://<HOST>/api/v1/nodes\\": dial tcp <IP>: connect: connection refused" node="<HOST>"');
+    expect(t.count).toBe(6);
+    expect(t.hosts).toEqual(['10.0.0.5', '10.0.0.6', '10.0.0.7']);
+    expect(t.sources).toEqual(['kubelet']);
+    expect(t.level).toBe('error');
+    expect(t.errorWeight).toBe(1);
+    expect(new Date(t.firstTime ?? 0).toISOString()).toBe('2026-11-22T10:15:20.000Z');
+    expect(new Date(t.lastTime ?? 0).toISOString()).toBe('2026-11-22T10:22:31.000Z');
+    expect(t.example).toEqual({ file: `${ROOT}/control-plane/10.0.0.5/journals/kubelet.log`, line: 2, text: registerLine('10:15:20', 'master-0.ocp4.example.com', '10.0.0.5', 2519) });
+    expect(templates.map((x) => x.template)).toContain('Started Kubernetes Kubelet.');
+    expect(miner.stats()).toMatchObject({ lines: 12, overflow: 0, files: 3 });
+  });
+
+  it('merges lines that differ in a word into a template with a wildcard', () => {
+    const miner = createMiner();
+    miner.observe(kubelet('10.0.0.5'), [
+      'Nov 22 10:15:04 h bootkube.sh[1]: Pod Status: openshift-kube-apiserver/kube-apiserver RunningNotReady',
+      'Nov 22 10:15:09 h bootkube.sh[1]: Pod Status: openshift-kube-scheduler/openshift-kube-scheduler Ready',
+    ]);
+    expect(miner.templates().map((t) => t.template)).toEqual(['Pod Status: <*> <*>']);
+  });
+
+  it('keys lines by their skeleton: numbers and ids do not count, words do', () => {
+    expect(skeletonKey('dial tcp 10.0.0.5:6443: i/o timeout after 3s')).toBe(skeletonKey('dial tcp 192.168.1.20:6443: i/o timeout after 30s'));
+    expect(skeletonKey('container a3f0c2d4e5b6 exited')).toBe(skeletonKey('container 0d2ae0d0b8b1 exited'));
+    expect(skeletonKey('dial tcp 10.0.0.5:6443: i/o timeout')).not.toBe(skeletonKey('dial tcp 10.0.0.5:6443: connection refused'));
+  });
+
+  it('proposes error-like templates new near the failure, persisting ones first', () => {
+    const miner = createMiner();
+    const t: LogTarget = { kind: 'journal', file: `${ROOT}/bootstrap/journals/bootkube.log`, hostRole: 'bootstrap', unit: 'bootkube' };
+    const lines = ['Nov 22 08:00:00 b bootkube.sh[9]: error: early hiccup, healed', 'Nov 22 08:00:05 b bootkube.sh[9]: Starting etcd...'];
+    for (let m = 10; m < 60; m++) lines.push(`Nov 22 10:${m}:00 b bootkube.sh[9]: Waiting for etcd cluster...`);
+    lines.push('Nov 22 10:20:00 b bootkube.sh[9]: error: transient hiccup near the end');
+    for (let m = 30; m < 60; m++) lines.push(`Nov 22 10:${m}:30 b bootkube.sh[9]: etcdctl failed. Retrying in 5 seconds...`);
+    miner.observe(t, lines);
+    const c = miner.candidates({ windowMs: 60 * 60_000 });
+    expect(c.map((x) => x.template)).toEqual(['etcdctl failed. Retrying in <NUM> seconds...', 'error: transient hiccup near the end']);
+    expect(c[0].persisting).toBe(true);
+    expect(c[1].persisting).toBe(false);
+    expect(c[0].score).toBeGreaterThan(c[1].score);
+    // With the failure time given, only what started before it within the window counts.
+    expect(miner.candidates({ failureTime: Date.UTC(2026, 10, 22, 10, 35), windowMs: 10 * 60_000 }).map((x) => x.template)).toEqual([
+      'etcdctl failed. Retrying in <NUM> seconds...',
+    ]);
+  });
+
+  it('mines every streamed log through readBundle, once per line', async () => {
+    const dir = writeTree(tempDir(), ROOT, bundleFiles());
+    const miner = createMiner();
+    await readBundle(dir, { observeLines: miner.observer });
+    const etcdctl = miner.templates().find((t) => t.template === 'etcdctl failed. Retrying in <NUM> seconds...');
+    // The unit-status copy of the bootkube journal is not mined twice.
+    expect(etcdctl).toMatchObject({ count: 2, hosts: ['bootstrap'], sources: ['bootkube'] });
+    expect(etcdctl?.example.file).toBe(`${ROOT}/bootstrap/journals/bootkube.log`);
+    const refused = miner.templates().find((t) => t.template.startsWith('"Unable to register node'));
+    expect(refused?.hosts).toEqual(['10.0.0.5', '10.0.0.6', '10.0.0.7', 'bootstrap']);
+    expect(miner.candidates().map((c) => c.template)).toContain('etcdctl failed. Retrying in <NUM> seconds...');
+  });
+
+  it('stays within its template cap and flat memory over a million-line journal', () => {
+    const miner = createMiner({ maxClusters: 2000 });
+    const observe = miner.observer({ kind: 'journal', file: `${ROOT}/bootstrap/journals/kubelet.log`, hostRole: 'bootstrap', unit: 'kubelet' });
+    if (!observe) throw new Error('journals are mined');
+    // Words made of letters only: masking leaves them, so each such line is a new shape.
+    const letters = (k: number): string => {
+      let w = '';
+      for (let x = k; x > 0; x = Math.floor(x / 26)) w += String.fromCharCode(97 + (x % 26));
+      return w || 'a';
+    };
+    const heapBefore = process.memoryUsage().heapUsed;
+    const n = 1_000_000;
+    for (let i = 1; i <= n; i++) {
+      const s = String(i % 60).padStart(2, '0');
+      const ip = `10.${i % 200}.${(i >> 8) % 250}.${i % 250}`;
+      let line: string;
+      if (i % 50 === 0) {
+        // Lines of ever-new words: the shapes the cap exists for.
+        line = `Nov 22 10:${s}:${s} bootstrap kubelet.sh[2519]: ${letters(i)} ${letters(i * 7919)}`;
+      } else if (i % 3 === 0) {
+        line = `Nov 22 10:${s}:${s} bootstrap kubelet.sh[2519]: E1122 10:${s}:${s}.001122    2519 kubelet.go:2400] "Error syncing pod" err="dial tcp ${ip}:6443: i/o timeout" pod="openshift-etcd/etcd-${i % 7}"`;
+      } else {
+        line = `Nov 22 10:${s}:${s} bootstrap kubelet.sh[2519]: I1122 10:${s}:${s}.5    2519 prober.go:107] "Probe failed" probeType="Readiness" podUID=${(i * 2654435761 >>> 0).toString(16)}-aaaa-bbbb-cccc-dddddddddddd output="Get \\"https://${ip}:6443/readyz\\": context deadline exceeded"`;
+      }
+      observe(line, i);
+    }
+    const stats = miner.stats();
+    expect(stats.lines).toBe(n);
+    expect(stats.templates).toBeLessThanOrEqual(2000);
+    expect(stats.overflow).toBeGreaterThan(0);
+    const templates = miner.templates();
+    expect(templates.find((t) => t.template.includes('"Error syncing pod"'))?.count).toBe(Math.floor(n / 3) - Math.floor(n / 150));
+    // Templates are few and small: the heap holds the cap, not the lines.
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+  });
+});
