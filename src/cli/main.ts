@@ -11,6 +11,7 @@ import { runAnalyze } from './analyze-command.js';
 import { runDiff } from './diff-command.js';
 import { runTriage } from './triage-command.js';
 import { runInspect } from './inspect-command.js';
+import { formatKbCheck, kbCheckFailed, runKbAdd, runKbCheck } from './kb-command.js';
 import { addLimitOptions } from './limits.js';
 import { runExplain, runRulesLint, runRulesList, runRulesTest } from './rules-command.js';
 import { VERSION } from './version.js';
@@ -79,6 +80,34 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--rules <dir>', 'rules folder')
     .option('--no-redact', 'show secrets found in the bundles (default: redacted)')
     .action(async (good: string, bad: string, opts: Parameters<typeof runDiff>[2]) => setExit(await runDiff(good, bad, opts)));
+
+  const kb = program.command('kb').description('the known-issue knowledge base (rules/known-issues/)');
+  kb.command('add')
+    .description("turn a diagnosed bundle's candidate lines into a new known-issue entry")
+    .argument('<bundle>')
+    .requiredOption('--id <id>', 'entry id (kebab-case, also the file name)')
+    .requiredOption('--title <title>')
+    .requiredOption('--stage <stage>', 'taxonomy stage id')
+    .requiredOption('--category <category>', 'taxonomy category id')
+    .requiredOption('--fix <step...>', 'fix steps')
+    .requiredOption('--reference <url...>', 'public bug reports or docs the entry stands on')
+    .option('--rule <id>', 'the rule covering the same failure')
+    .option('--out <dir>', 'folder to write <id>.yaml into (default: rules/known-issues/)')
+    .option('--force', 'replace an existing entry')
+    .action(async (bundle: string, o: { id: string; title: string; stage: string; category: string; fix: string[]; reference: string[]; rule?: string; out?: string; force?: boolean }) => {
+      const r = await runKbAdd({ bundle, id: o.id, title: o.title, stage: o.stage, category: o.category, fix: o.fix, references: o.reference, ...(o.rule ? { rule: o.rule } : {}), ...(o.out ? { out: o.out } : {}), ...(o.force ? { force: true } : {}) });
+      process.stdout.write(`wrote ${r.file}\n`);
+      setExit(0);
+    });
+  kb.command('check')
+    .description('flag entries that match healthy bundles (noise) and entries that match none of the given failed ones')
+    .requiredOption('--healthy <bundles...>', 'bundles of installs that succeeded')
+    .option('--against <bundles...>', 'bundles of failed installs each entry should match')
+    .action(async (o: { healthy: string[]; against?: string[] }) => {
+      const r = await runKbCheck({ healthy: o.healthy, ...(o.against ? { against: o.against } : {}) });
+      process.stdout.write(formatKbCheck(r));
+      setExit(kbCheckFailed(r) ? 1 : 0);
+    });
 
   const rules = program.command('rules').description('list, lint and test the rules');
   rules

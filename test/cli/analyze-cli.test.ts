@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -113,5 +113,16 @@ describe('limit flags', () => {
     const bad = run(['inspect', bundle, '--max-line-length', 'wide']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--max-line-length expects a number');
+  });
+});
+
+describe('bootlens kb (CLI)', () => {
+  it('checks the knowledge base against a healthy sample: no entry fires on a good install', () => {
+    const dir = join(process.cwd(), 'samples', 'healthy-vsphere-416');
+    const healthy = join(dir, readdirSync(dir).find((f) => f.endsWith('.tar.gz')) as string);
+    const r = run(['kb', 'check', '--healthy', healthy]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\d+ knowledge-base entries checked/);
+    expect(r.stdout).toContain('No entry matches a healthy bundle.');
   });
 });
