@@ -171,17 +171,17 @@ for (let c = 0; c < 128; c++) {
  * A key for a raw line with every word that holds a digit (numbers, times, addresses, hex ids,
  * `I1122`) reduced to one mark: a 32-bit FNV-style hash and the length of what was hashed.
  * Lines with equal keys differ only in such words, which masking turns into the same
- * placeholders, so they belong to the same template. The header's host and identifier stay in
- * the key: one entry per host, all leading to the same template.
+ * placeholders, so they belong to the same template. Journal lines are keyed from their message
+ * on (`from`): times, hosts and identifiers of the header do not make a template.
  */
-export function skeletonKey(raw: string): number {
+export function skeletonKey(raw: string, from = 0): number {
   let h = 0x811c9dc5 | 0;
   let w = 0;
   let kept = 0;
   let wordLen = 0;
   let kinds = 0;
   const n = raw.length;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < n; i++) {
     const c = raw.charCodeAt(i);
     const k = c < 128 ? CHAR_CLASS[c] : LETTER;
     if (k !== 0) {
@@ -209,6 +209,17 @@ export function skeletonKey(raw: string): number {
   }
   // Hash and length together stay a safe integer, so a fast Map key.
   return (h >>> 0) * 0x100000 + (kept & 0xfffff);
+}
+
+/**
+ * Where the message of a journal line starts (after `host ident[pid]: `), for the skeleton
+ * key: the header repeats on every line and decides nothing about the template.
+ */
+function journalBodyStart(raw: string): number {
+  const c = raw.charCodeAt(0);
+  if (c === 32 || c === 9) return 0;
+  const colon = raw.indexOf(': ');
+  return colon > 0 && colon < 200 ? colon + 2 : 0;
 }
 
 function hasDigit(token: string): boolean {
@@ -347,7 +358,7 @@ class Miner implements TemplateMiner {
     }
     // Most lines repeat a known shape with other numbers and ids: a hash of the line with its
     // digit-bearing words blanked finds their template without masking or tree search.
-    const key = skeletonKey(raw);
+    const key = skeletonKey(raw, state.journal ? journalBodyStart(raw) : 0);
     let cluster = this.cache.get(key);
     if (cluster === undefined) {
       const { message, level } = splitLine(raw, state.journal);
