@@ -1,6 +1,8 @@
 // Helpers for TypeScript rules: one typed way to declare metadata, filters and a check, and a
 // classifier that names the category of an error text (shared by rules that read free text).
 import type { LineFilter, LogTarget } from '../ingest/line-filter.js';
+import type { Bundle, LogLine, LogSummary } from '../model/types.js';
+import { hostName } from './sources.js';
 import type { CategoryId } from '../taxonomy.js';
 import type { CheckResult, Rule, RuleContext, RuleMeta } from './types.js';
 
@@ -14,6 +16,38 @@ export interface RuleDefinition {
 /** The filter id a TypeScript rule's `keep` entry gets. */
 export function keepId(ruleId: string, name: string): string {
   return `${ruleId}#${name}`;
+}
+
+/** A line a TypeScript rule's `keep` entry held, with its log and host. */
+export interface KeptLine {
+  log: LogSummary;
+  line: LogLine;
+  host: string;
+}
+
+/**
+ * The lines a rule's `keep` entry held, from the journals (and optionally container and serial
+ * logs) of the hosts with the given roles.
+ */
+export function keptLines(
+  bundle: Bundle,
+  ruleId: string,
+  name: string,
+  opts: { roles?: readonly ('bootstrap' | 'master')[]; containers?: boolean; serial?: boolean } = {},
+): KeptLine[] {
+  const id = keepId(ruleId, name);
+  const roles = opts.roles ?? ['bootstrap', 'master'];
+  const out: KeptLine[] = [];
+  const add = (log: LogSummary, host: string): void => {
+    for (const m of log.matched) if (m.filterIds.includes(id)) out.push({ log, line: m.entry, host });
+  };
+  for (const h of [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters]) {
+    if (!roles.includes(h.role)) continue;
+    for (const j of Object.values(h.journals)) add(j, hostName(h));
+    if (opts.containers) for (const c of h.containers) if (c.log) add(c.log, hostName(h));
+  }
+  if (opts.serial) for (const s of bundle.serialLogs) add(s, s.source.file.split('/').pop() ?? 'serial');
+  return out;
 }
 
 /** Declares a TypeScript rule. */

@@ -5,11 +5,11 @@ import { basename, join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import yaml from 'js-yaml';
 import type { LineFilter } from '../ingest/line-filter.js';
-import { isCategoryId, isStageId, stageIndex, STAGES, type CategoryId, type StageId } from '../taxonomy.js';
+import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
 import { packageRoot } from '../util/package-root.js';
 import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
 import { describeSource, matchedLines, resolveSource, sourceAppliesTo, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
-import type { CheckResult, Confidence, Evidence, Finding, Rule, RuleContext, Severity } from './types.js';
+import type { CheckResult, Evidence, Finding, Rule, RuleContext, RuleMeta } from './types.js';
 
 /** A rule file that cannot be used: the CLI prints `file:line: reason` and exits 2. */
 export class RuleError extends Error {
@@ -31,17 +31,8 @@ export interface RuleExample {
 }
 
 /** A YAML rule file as written (after schema validation). */
-export interface YamlRuleDoc {
-  id: string;
-  title: string;
-  stage: StageId;
-  category: CategoryId;
-  severity: Severity;
-  confidence: Confidence;
-  status?: 'stable' | 'experimental' | 'deprecated';
-  description: string;
-  fix: string[];
-  references: string[];
+/** The metadata of RuleMeta (but its origin), plus what YAML rules add. */
+export interface YamlRuleDoc extends Omit<RuleMeta, 'origin'> {
   sources: RuleSource[];
   match: { any?: MatcherSpec[]; all?: MatcherSpec[] };
   exclude?: MatcherSpec[];

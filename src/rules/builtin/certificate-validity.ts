@@ -2,11 +2,10 @@
 // before the bootstrap host's last log line (expired during the install) or whose NotBefore
 // lies after its first one (the host clock was behind), and x509 errors whose "current time"
 // disagrees with the timestamp of the very line that prints it.
-import type { Bundle, JournalLine, LogLine, LogSummary } from '../../model/types.js';
+import type { Bundle } from '../../model/types.js';
 import type { StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
-import { hostName } from '../sources.js';
-import { defineRule, keepId } from '../define-rule.js';
+import { defineRule, keptLines } from '../define-rule.js';
 import type { Finding } from '../types.js';
 
 const ID = 'certificate-validity';
@@ -33,20 +32,6 @@ function stageForSubject(subject: string): StageId {
   return 'bootstrap-control-plane';
 }
 
-/** Every kept x509 line of every log, with its host. */
-function x509Lines(bundle: Bundle): { log: LogSummary; line: LogLine | JournalLine; host: string }[] {
-  const out: { log: LogSummary; line: LogLine | JournalLine; host: string }[] = [];
-  const id = keepId(ID, 'x509');
-  const add = (log: LogSummary, host: string): void => {
-    for (const m of log.matched) if (m.filterIds.includes(id)) out.push({ log, line: m.entry, host });
-  };
-  for (const h of [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters]) {
-    for (const j of Object.values(h.journals)) add(j, hostName(h));
-    for (const c of h.containers) if (c.log) add(c.log, hostName(h));
-  }
-  for (const s of bundle.serialLogs) add(s, s.source.file.split('/').pop() ?? 'serial');
-  return out;
-}
 
 export const certificateValidity = defineRule({
   meta: {
@@ -72,7 +57,7 @@ export const certificateValidity = defineRule({
   check(ctx) {
     const b = ctx.bundle;
     const certs = b.renderedAssets?.certificates ?? [];
-    const lines = x509Lines(b);
+    const lines = keptLines(b, ID, 'x509', { containers: true, serial: true });
     const haveLogs = Object.keys(b.bootstrap?.journals ?? {}).length > 0 || b.masters.length > 0 || b.serialLogs.length > 0;
     if (certs.length === 0 && !haveLogs) return { missing: ['rendered-assets certificates', 'journals'] };
     const findings: Finding[] = [];

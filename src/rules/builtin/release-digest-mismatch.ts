@@ -2,8 +2,7 @@
 // different release digest on a master means stale or mixed ignition/boot artifacts.
 import type { Bundle } from '../../model/types.js';
 import type { Evidence } from '../../timeline/types.js';
-import { hostName } from '../sources.js';
-import { defineRule, keepId } from '../define-rule.js';
+import { defineRule, keptLines } from '../define-rule.js';
 
 const ID = 'release-digest-mismatch';
 // A release payload by digest: `.../ocp-release@sha256:<64 hex>`, `origin-release`, nightlies.
@@ -17,16 +16,9 @@ interface Seen {
 
 function refs(bundle: Bundle, role: 'bootstrap' | 'master'): Seen[] {
   const out: Seen[] = [];
-  const id = keepId(ID, 'release');
-  const hosts = role === 'bootstrap' ? (bundle.bootstrap ? [bundle.bootstrap] : []) : bundle.masters;
-  for (const h of hosts) {
-    for (const j of Object.values(h.journals)) {
-      for (const m of j.matched) {
-        if (!m.filterIds.includes(id)) continue;
-        const r = RELEASE_REF.exec(m.entry.text);
-        if (r) out.push({ digest: r[1], evidence: { file: j.source.file, line: m.entry.line, text: m.entry.raw ?? m.entry.text, host: hostName(h), ...(m.entry.time !== undefined ? { time: m.entry.time } : {}) } });
-      }
-    }
+  for (const { log, line, host } of keptLines(bundle, ID, 'release', { roles: [role] })) {
+    const r = RELEASE_REF.exec(line.text);
+    if (r) out.push({ digest: r[1], evidence: { file: log.source.file, line: line.line, text: line.raw ?? line.text, host, ...(line.time !== undefined ? { time: line.time } : {}) } });
   }
   return out;
 }
