@@ -10,6 +10,7 @@ const MAX_HOSTNAMES = 16;
 /** How far into a line the journal header (time, host, identifier) can reach. */
 const HEADER_SPAN = 160;
 
+/** Whether a journal line continues the entry above it. */
 function isContinuation(raw: string): boolean {
   const c = raw.charCodeAt(0);
   // A leading space or tab is how journalctl indents the further lines of one entry, except
@@ -19,6 +20,10 @@ function isContinuation(raw: string): boolean {
 
 function isMarker(raw: string): boolean {
   return raw.charCodeAt(0) === 45 && raw.startsWith('-- ');
+}
+
+function notEntryStart(raw: string): boolean {
+  return isContinuation(raw) || isMarker(raw);
 }
 
 export class JournalCollector extends LogCollector<JournalLine> {
@@ -94,6 +99,16 @@ export class JournalCollector extends LogCollector<JournalLine> {
     }
     const entry = parseJournalLine(raw, lineNo, this.referenceTime);
     return entry?.hostname ? detach(entry.hostname) : undefined;
+  }
+
+  /** Continuation lines and markers: neither starts an entry. */
+  override get continues(): (raw: string) => boolean {
+    return notEntryStart;
+  }
+
+  /** Boot and no-entries markers, and systemd's lines about the unit. */
+  protected override anchors(): string[] {
+    return ['-- ', ' systemd['];
   }
 
   protected override keepInHead(raw: string): boolean {

@@ -2,8 +2,15 @@
 // the lines registered filters asked for. Lines are parsed only when kept.
 import type { LogFormat, LogKind, LogLine, LogSummary, MatchedLine, SourceRef } from '../model/types.js';
 import { detach } from '../text/lines.js';
+import type { GroupedLiteral } from '../text/literal-search.js';
+import type { LineConsumer, RawLine } from '../text/line-scanner.js';
 import { parseLogLine, type ParsedLogLine } from '../text/log-line.js';
 import type { ActiveFilters } from './line-filter.js';
+
+/** Literal groups of one scan (bit flags): the collector's own anchors, the rules' filters, line taps. */
+export const GROUP_OWN = 1;
+export const GROUP_FILTERS = 2;
+export const GROUP_TAPS = 4;
 
 export interface LogLimits {
   headLines: number;
@@ -24,39 +31,26 @@ export const DEFAULT_LOG_LIMITS: LogLimits = {
   contextLines: 2,
 };
 
-export interface RawLine {
-  raw: string;
-  line: number;
-  truncated: boolean;
-}
-
 /** Turns a raw line into a model line; kept lines only. */
 export type LineParser<L extends LogLine> = (raw: string, line: number) => L;
 
-/** Summarises any line-oriented log. Subclasses add format-specific state (journals). */
-export class LogCollector<L extends LogLine = LogLine> {
+/**
+ * Summarises any line-oriented log from the lines a `LineScanner` hands over. Subclasses add
+ * format-specific state (journals).
+ */
+export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
   protected lineCount = 0;
   protected truncatedLines = 0;
   protected bytes = 0;
   protected readonly head: L[] = [];
-  // The tail as a ring of raw strings; line numbers follow from the count, so a line costs
-  // one array store and no allocation. Cut lines are few: kept in a set.
-  private readonly tailRing: string[] = [];
-  private tailNext = 0;
-  private readonly truncatedAt = new Set<number>();
+  private tail: RawLine[] = [];
   protected readonly matched: MatchedLine<L>[] = [];
   protected matchedDropped = 0;
   private readonly formats = new Map<LogFormat, number>();
-  /** The last few raw lines, for the context of the next match. */
+  /** The last few lines handed over without a gap, for the context of the next match. */
   private readonly recent: string[] = [];
   /** Matches still collecting lines after them. */
   private pendingAfter: MatchedLine<L>[] = [];
-  /**
-   * Sorted positions in the current text where some filter literal occurs: a line with none
-   * cannot match, so most lines skip the per-filter tests. Undefined: test every line.
-   */
-  private hits: number[] | undefined;
-  private hitIndex = 0;
 
   constructor(
     protected readonly source: SourceRef,
@@ -66,66 +60,78 @@ export class LogCollector<L extends LogLine = LogLine> {
     protected readonly parse: LineParser<L>,
   ) {}
 
+  /** Lines taken so far (handed over or skipped). */
+  get lines(): number {
+    return this.lineCount;
+  }
+
+  /** The literals whose lines this collector must see, by group. */
+  literals(): GroupedLiteral[] {
+    const own = this.anchors().map((text) => ({ text, groups: GROUP_OWN }));
+    if (this.filters.empty || this.filters.testsEveryLine) return own;
+    return [...own, ...this.filters.literals.map((text) => ({ text, groups: GROUP_FILTERS }))];
+  }
+
+  /** Lines of context the collector keeps before a match. */
+  get contextLines(): number {
+    return this.limits.contextLines;
+  }
+
+  /** Lines the collector keeps from the end. */
+  get tailLineCount(): number {
+    return this.limits.tailLines;
+  }
+
+  /** Whether a line continues the entry above it; undefined when the format has no such lines. */
+  get continues(): ((raw: string) => boolean) | undefined {
+    return undefined;
+  }
+
+  /** Whether every line must be handed over (a filter without literals). */
+  get everyLine(): boolean {
+    return this.filters.testsEveryLine;
+  }
+
+  /** Head still filling, or a match still collecting its context after. */
+  get wantsNext(): boolean {
+    return this.head.length < this.limits.headLines || this.pendingAfter.length > 0;
+  }
+
   /** Adds the byte count of a chunk (lines are counted as they come). */
   addBytes(n: number): void {
     this.bytes += n;
   }
 
-  /**
-   * Sees a decoded piece of text before its lines: one native search per filter literal over
-   * the whole piece instead of one per line.
-   */
-  text(text: string): void {
-    if (this.filters.empty || this.filters.testsEveryLine) {
-      this.hits = undefined;
-      return;
-    }
-    const hits: number[] = [];
-    for (const lit of this.filters.literals) {
-      for (let at = text.indexOf(lit); at >= 0; at = text.indexOf(lit, at + 1)) hits.push(at);
-    }
-    hits.sort((a, b) => a - b);
-    this.hits = hits;
-    this.hitIndex = 0;
-  }
-
-  /** Whether the line starting at `start` (-1: unknown) may match a filter. */
-  private mayMatch(start: number, length: number): boolean {
-    const hits = this.hits;
-    if (hits === undefined || start < 0) return true;
-    let i = this.hitIndex;
-    while (i < hits.length && hits[i] < start) i++;
-    this.hitIndex = i;
-    return i < hits.length && hits[i] < start + length;
-  }
-
-  /** Takes one line, as the splitter emits it. */
-  line(raw: string, truncated: boolean, start = -1): void {
+  /** Takes one line, as the scanner hands it over; `groups` says which literals it holds. */
+  line(raw: string, truncated: boolean, groups: number): void {
     const lineNo = ++this.lineCount;
     if (truncated) this.truncatedLines++;
     this.observe(raw, lineNo, truncated);
     if (this.head.length < this.limits.headLines && this.keepInHead(raw)) {
       this.head.push(this.keep(raw, lineNo, truncated));
     }
-    const ring = this.tailRing;
-    if (ring.length < this.limits.tailLines) ring.push(raw);
-    else if (this.limits.tailLines > 0) {
-      ring[this.tailNext] = raw;
-      this.tailNext = this.tailNext + 1 === this.limits.tailLines ? 0 : this.tailNext + 1;
-    }
-    if (truncated) this.truncatedAt.add(lineNo);
-    if (!this.filters.empty) this.filter(raw, lineNo, truncated, start);
+    if (!this.filters.empty) this.filter(raw, lineNo, truncated, groups);
   }
 
-  private filter(raw: string, lineNo: number, truncated: boolean, start: number): void {
+  /** Lines passed over: counted; the context before the next match starts afresh. */
+  skip(count: number): void {
+    this.lineCount += count;
+    this.recent.length = 0;
+  }
+
+  /** The log's last lines, given once the scanner is done. */
+  setTail(lines: RawLine[]): void {
+    this.tail = lines;
+  }
+
+  private filter(raw: string, lineNo: number, truncated: boolean, groups: number): void {
     const context = this.limits.contextLines;
     if (this.pendingAfter.length > 0) {
       const line = detach(raw);
       for (const m of this.pendingAfter) m.after.push(line);
       this.pendingAfter = this.pendingAfter.filter((m) => m.after.length < context);
     }
-    // A cut line was searched only in its kept part: test it whole, like a spanning one.
-    const ids = this.mayMatch(truncated ? -1 : start, raw.length) ? this.filters.match(raw) : undefined;
+    const ids = (groups & GROUP_FILTERS) !== 0 || this.filters.testsEveryLine ? this.filters.match(raw) : undefined;
     if (ids) {
       if (this.matched.length < this.limits.matchedLines) {
         const m: MatchedLine<L> = { entry: this.keepMatched(raw, lineNo, truncated), filterIds: ids, before: this.recent.map(detach), after: [] };
@@ -139,6 +145,11 @@ export class LogCollector<L extends LogLine = LogLine> {
       this.recent.push(raw);
       if (this.recent.length > context) this.recent.shift();
     }
+  }
+
+  /** Literals of the collector's own (journal markers): their lines are always handed over. */
+  protected anchors(): string[] {
+    return [];
   }
 
   /** Hook for subclasses: sees every line before retention decisions. */
@@ -169,10 +180,7 @@ export class LogCollector<L extends LogLine = LogLine> {
 
   /** The tail's raw lines, oldest first. */
   protected tailLines(): RawLine[] {
-    const ring = this.tailRing;
-    const ordered = ring.length < this.limits.tailLines ? ring.slice() : [...ring.slice(this.tailNext), ...ring.slice(0, this.tailNext)];
-    const first = this.lineCount - ordered.length + 1;
-    return ordered.map((raw, i) => ({ raw, line: first + i, truncated: this.truncatedAt.has(first + i) }));
+    return this.tail;
   }
 
   protected buildTail(): L[] {

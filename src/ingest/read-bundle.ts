@@ -25,13 +25,15 @@ import { parseServiceRecords } from '../parsers/service-records.js';
 import { parseStaticPods } from '../parsers/static-pod.js';
 import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
 import { classifyPath, type HostSelector, type SourceSpec } from '../specs/layout.js';
-import { LineSplitter } from '../text/lines.js';
 import { gatherIdTime } from '../text/time.js';
 import { BundleBuilder } from './bundle-builder.js';
 import { DEFAULT_STRUCTURED_LIMITS, structuredRefusal, type StructuredLimits } from './structured-limits.js';
 import { JournalCollector } from './journal-collector.js';
 import { ActiveFilters, CONTROL_PLANE_CONTAINER, type LineFilter, type LogTarget } from './line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from './log-collector.js';
+import { LogStream, type LineObserver, type LineTap } from './log-stream.js';
+
+export type { LineObserver, LineTap } from './log-stream.js';
 
 export interface ReadOptions {
   /** Lines to keep from large logs, registered by later layers (rules). */
@@ -46,15 +48,14 @@ export interface ReadOptions {
   installLog?: string;
   structuredLimits?: Partial<StructuredLimits>;
   /**
-   * Sees every line of every streamed log (template mining, diff). Costs a call per line:
-   * only for commands that need all lines.
+   * Sees the lines of every streamed log (template mining, diff). A plain observer sees every
+   * line, which costs a decode and a call per line; a tap with literals sees only the lines
+   * holding one of them, found by the same scan as the rules' literals.
    */
-  observeLines?: (target: LogTarget) => LineObserver | undefined;
+  observeLines?: (target: LogTarget) => LineObserver | LineTap | undefined;
   /** Bytes of the bundle file read so far, of its size (for a progress bar). */
   onProgress?: ProgressSink;
 }
-
-export type LineObserver = (raw: string, line: number) => void;
 
 const DEFAULT_MAX_LINE = 64 * 1024;
 const DEFAULT_MAX_STRUCTURED = 48 * 1024 * 1024;
@@ -342,26 +343,12 @@ class Router {
     target: LogTarget,
     everyLine?: LineObserver,
   ): Promise<void> {
-    const observers = [everyLine, this.observeLines?.(target)].filter((o): o is LineObserver => o !== undefined);
-    let n = 0;
-    const splitter = new LineSplitter(
-      this.maxLine,
-      observers.length > 0
-        ? (line, truncated, start) => {
-            n++;
-            for (const o of observers) o(line, n);
-            collector.line(line, truncated, start);
-          }
-        : (line, truncated, start) => collector.line(line, truncated, start),
-      (text) => collector.text(text),
-    );
+    const observers = [everyLine, this.observeLines?.(target)].filter((o) => o !== undefined);
+    const log = new LogStream(collector, this.maxLine, observers);
     try {
-      for await (const chunk of body) {
-        collector.addBytes(chunk.length);
-        splitter.push(chunk);
-      }
+      for await (const chunk of body) log.push(chunk);
     } finally {
-      splitter.end();
+      log.end();
     }
   }
 

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JournalCollector } from '../../src/ingest/journal-collector.js';
 import { ActiveFilters, type LineFilter } from '../../src/ingest/line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from '../../src/ingest/log-collector.js';
-import { LineSplitter } from '../../src/text/lines.js';
+import { LogStream } from '../../src/ingest/log-stream.js';
 
 const REF = Date.UTC(2026, 10, 22, 11, 18);
 
@@ -27,15 +28,13 @@ const deadline: LineFilter = {
 const etcdctl: LineFilter = { id: 'etcdctl', appliesTo: (t) => t.kind === 'journal', literals: ['etcdctl failed'] };
 const other: LineFilter = { id: 'kubelet-only', appliesTo: (t) => t.unit === 'kubelet', literals: ['etcdctl'] };
 
-function collect(text: string, limits: Partial<LogLimits> = {}, chunk = 7) {
+function collect(text: string, limits: Partial<LogLimits> = {}, chunk = 7, everyLine = false) {
   const filters = new ActiveFilters([deadline, etcdctl, other], { kind: 'journal', file: 'b/journals/bootkube.log', unit: 'bootkube' });
   const c = new JournalCollector({ file: 'b/journals/bootkube.log' }, 'journal', 'bootkube', filters, { ...DEFAULT_LOG_LIMITS, ...limits }, REF);
-  const s = new LineSplitter(4096, (l, t) => c.line(l, t));
+  // An observer of every line makes the scanner hand over all lines: the reference reading.
+  const s = new LogStream(c, 4096, everyLine ? [() => undefined] : []);
   const bytes = Buffer.from(text);
-  for (let i = 0; i < bytes.length; i += chunk) {
-    c.addBytes(Math.min(chunk, bytes.length - i));
-    s.push(bytes.subarray(i, i + chunk));
-  }
+  for (let i = 0; i < bytes.length; i += chunk) s.push(bytes.subarray(i, i + chunk));
   s.end();
   return c.journal();
 }
@@ -98,6 +97,34 @@ describe('JournalCollector', () => {
     expect(j.lastTime).toBe(Date.UTC(2026, 10, 22, 10, 8, 19));
   });
 
+  it('keeps the same summary whether it passes over lines or reads them all (property)', () => {
+    const entries = [
+      'Nov 22 10:16:01 bootstrap.ocp4.example.com bootkube.sh[2507]: Waiting for etcd cluster...',
+      'Nov 22 10:16:02 bootstrap.ocp4.example.com bootkube.sh[2507]: etcdctl failed. Retrying in 5 seconds...',
+      'Nov 22 10:16:03 bootstrap.ocp4.example.com bootkube.sh[2507]: {"level":"warn","msg":"retrying",',
+      '                                                  "error":"context deadline exceeded"}',
+      '    more continuation',
+      'Nov 22 10:16:04 bootstrap.ocp4.example.com systemd[1]: bootkube.service: Failed.',
+      '-- Boot 0f1e2d3c4b5a69788796a5b4c3d2e1f0 --',
+      'Nov 22 10:16:05 master-0 bootkube.sh[2507]: plain line',
+      'x'.repeat(5000),
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(entries.length - 1), { maxLength: 120 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.record({ tailLines: fc.integer({ min: 0, max: 12 }), headLines: fc.integer({ min: 0, max: 5 }), contextLines: fc.integer({ min: 0, max: 3 }) }),
+        (picks, chunk, limits) => {
+          const text = picks.map((i) => entries[i]).join('\n');
+          const { hostnames: _h1, ...passed } = collect(text, limits, chunk);
+          const { hostnames: _h2, ...all } = collect(text, limits, chunk, true);
+          expect(passed).toEqual(all);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('recognises an empty unit', () => {
     const j = collect('-- No entries --\n');
     expect(j.noEntries).toBe(true);
@@ -117,7 +144,7 @@ describe('LogCollector on container logs', () => {
     ].join('\n');
     const filters = new ActiveFilters([{ id: 'slow', appliesTo: (t) => t.container === 'etcd', literals: ['slow fdatasync'] }], { kind: 'container', file: 'etcd.log', container: 'etcd' });
     const c = new LogCollector({ file: 'etcd.log' }, 'container', filters, DEFAULT_LOG_LIMITS, plainLineParser(REF));
-    const s = new LineSplitter(4096, (l, t) => c.line(l, t));
+    const s = new LogStream(c, 4096);
     s.push(Buffer.from(text));
     s.end();
     const sum = c.summary();

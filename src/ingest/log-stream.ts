@@ -1,0 +1,74 @@
+// Feeds one streamed log to its collector through a line scanner: the collector's and the
+// taps' literals are found in one scan, and only the lines someone needs are decoded.
+import type { LogLine } from '../model/types.js';
+import { LineScanner, type LineConsumer } from '../text/line-scanner.js';
+import { LiteralSearch } from '../text/literal-search.js';
+import { GROUP_TAPS, type LogCollector } from './log-collector.js';
+
+export type LineObserver = (raw: string, line: number) => void;
+
+/** An observer of the lines that hold one of `literals` (case-sensitive). */
+export interface LineTap {
+  literals: readonly string[];
+  observe: LineObserver;
+}
+
+/** A tap as the stream applies it: `literals` undefined means every line. */
+interface ActiveTap {
+  literals: readonly string[] | undefined;
+  observe: LineObserver;
+}
+
+function activeTap(o: LineObserver | LineTap): ActiveTap {
+  return typeof o === 'function' ? { literals: undefined, observe: o } : { literals: o.literals, observe: o.observe };
+}
+
+/** The collector, with the taps shown the lines they asked for. */
+function tappedConsumer(collector: LogCollector<LogLine>, taps: readonly ActiveTap[]): LineConsumer {
+  return {
+    line(raw, truncated, groups) {
+      collector.line(raw, truncated, groups);
+      const n = collector.lines;
+      for (const t of taps) {
+        if (t.literals === undefined || ((groups & GROUP_TAPS) !== 0 && t.literals.some((l) => raw.includes(l)))) t.observe(raw, n);
+      }
+    },
+    skip: (count) => collector.skip(count),
+    get wantsNext() {
+      return collector.wantsNext;
+    },
+  };
+}
+
+/** One log on its way into a collector: `push` its chunks, then `end()` once. */
+export class LogStream {
+  private readonly scanner: LineScanner;
+
+  constructor(
+    private readonly collector: LogCollector<LogLine>,
+    maxLineLength: number,
+    observers: readonly (LineObserver | LineTap)[] = [],
+  ) {
+    const taps = observers.map(activeTap);
+    const literals = collector.literals();
+    for (const t of taps) for (const text of t.literals ?? []) literals.push({ text, groups: GROUP_TAPS });
+    this.scanner = new LineScanner(taps.length > 0 ? tappedConsumer(collector, taps) : collector, {
+      maxLineLength,
+      search: LiteralSearch.of(literals),
+      everyLine: collector.everyLine || taps.some((t) => t.literals === undefined),
+      contextBefore: collector.contextLines,
+      tailLines: collector.tailLineCount,
+      ...(collector.continues ? { continues: collector.continues } : {}),
+    });
+  }
+
+  push(chunk: Buffer): void {
+    this.collector.addBytes(chunk.length);
+    this.scanner.push(chunk);
+  }
+
+  end(): void {
+    this.scanner.end();
+    this.collector.setTail(this.scanner.tail());
+  }
+}

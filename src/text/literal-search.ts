@@ -1,0 +1,164 @@
+// Finds where any of a set of literals occurs in a byte buffer, in one pass. One native
+// `indexOf` per literal costs a full pass each (a few GB/s, times dozens of literals);
+// a Wu-Manber scan over bigrams skips most bytes without looking at them.
+
+/**
+ * Rough frequency of each ASCII byte in log text (space and lower-case letters high, digits
+ * and common punctuation medium, capitals and rare punctuation low). Only the order matters:
+ * each literal is anchored at its rarest bigram, so the scan rarely stops to verify.
+ */
+const BYTE_WEIGHT = (() => {
+  const w = new Float64Array(256).fill(1);
+  const english = 'etaoinsrhldcumfpgwybvkxjqz';
+  for (let i = 0; i < english.length; i++) w[english.charCodeAt(i)] = 60 - i * 2;
+  for (let c = 48; c <= 57; c++) w[c] = 40;
+  for (const c of ' ') w[c.charCodeAt(0)] = 100;
+  for (const c of '.:/-"=_,') w[c.charCodeAt(0)] = 25;
+  for (let c = 65; c <= 90; c++) w[c] = 6;
+  for (const c of 'ESTIACNROLDP') w[c.charCodeAt(0)] = 10;
+  for (const c of '[]{}()\'') w[c.charCodeAt(0)] = 8;
+  return w;
+})();
+
+function bigramWeight(a: number, b: number): number {
+  return BYTE_WEIGHT[a] * BYTE_WEIGHT[b];
+}
+
+/** Literals shorter than this are searched with a native `indexOf` each. */
+const MIN_SCANNED = 4;
+/** Longest window: longer windows skip further but anchor worse. */
+const MAX_WINDOW = 8;
+
+interface Anchored {
+  bytes: Buffer;
+  /** Offset in `bytes` of the bigram's second byte, where the scan stops to verify. */
+  end: number;
+  groups: number;
+}
+
+/** The places a search found: positions inside each match, ascending, and each one's groups. */
+export interface Hits {
+  positions: number[];
+  groups: number[];
+}
+
+/** A literal and the groups (bit flags) it belongs to: a hit reports which groups matched. */
+export interface GroupedLiteral {
+  text: string;
+  groups: number;
+}
+
+/** A compiled set of literals; build once per set with `LiteralSearch.of`. */
+export class LiteralSearch {
+  private static readonly cache = new Map<string, LiteralSearch>();
+  private readonly window: number;
+  private readonly shift: Uint8Array;
+  private readonly buckets: (Anchored[] | undefined)[];
+  private readonly short: { bytes: Buffer; groups: number }[] = [];
+  /** Some literal is long enough for the bigram scan. */
+  private readonly scanned: boolean;
+  readonly empty: boolean;
+
+  /** The search for `literals`, compiled once per distinct set in a process. */
+  static of(literals: readonly GroupedLiteral[]): LiteralSearch {
+    const key = literals.map((l) => `${l.groups}:${l.text}`).join('\u0000');
+    let found = LiteralSearch.cache.get(key);
+    if (!found) {
+      if (LiteralSearch.cache.size > 256) LiteralSearch.cache.clear();
+      found = new LiteralSearch(literals);
+      LiteralSearch.cache.set(key, found);
+    }
+    return found;
+  }
+
+  constructor(literals: readonly GroupedLiteral[]) {
+    const merged = new Map<string, number>();
+    for (const l of literals) if (l.text.length > 0) merged.set(l.text, (merged.get(l.text) ?? 0) | l.groups);
+    const long: { bytes: Buffer; groups: number }[] = [];
+    for (const [text, groups] of merged) {
+      const bytes = Buffer.from(text, 'utf8');
+      (bytes.length < MIN_SCANNED ? this.short : long).push({ bytes, groups });
+    }
+    this.empty = merged.size === 0;
+    this.scanned = long.length > 0;
+    this.window = Math.min(MAX_WINDOW, ...long.map((l) => l.bytes.length));
+    const m = this.window;
+    this.shift = new Uint8Array(65536).fill(long.length > 0 ? m - 1 : 0);
+    this.buckets = new Array<Anchored[] | undefined>(65536);
+    for (const { bytes, groups } of long) {
+      // The window of m bytes whose last bigram is rarest: the scan verifies only there.
+      let end = m - 1;
+      for (let e = m; e < bytes.length; e++) {
+        if (bigramWeight(bytes[e - 1], bytes[e]) < bigramWeight(bytes[end - 1], bytes[end])) end = e;
+      }
+      for (let j = end - m + 2; j <= end; j++) {
+        const h = (bytes[j - 1] << 8) | bytes[j];
+        this.shift[h] = Math.min(this.shift[h], end - j);
+      }
+      const h = (bytes[end - 1] << 8) | bytes[end];
+      (this.buckets[h] ??= []).push({ bytes, end, groups });
+    }
+  }
+
+  /**
+   * Appends to `out` a position inside every match in `buf[from, to)` (matches do not cross
+   * `to`), ascending, with the match's groups. Lines never hold a newline, so the position
+   * tells which line matched.
+   */
+  scan(buf: Buffer, from: number, to: number, out: Hits): void {
+    if (this.empty) return;
+    const before = out.positions.length;
+    const m = this.window;
+    const shift = this.shift;
+    const buckets = this.buckets;
+    if (this.scanned) {
+      let pos = from + m - 1;
+      while (pos < to) {
+        const h = (buf[pos - 1] << 8) | buf[pos];
+        const s = shift[h];
+        if (s !== 0) {
+          pos += s;
+          continue;
+        }
+        const list = buckets[h];
+        if (list !== undefined) {
+          let groups = 0;
+          for (let k = 0; k < list.length; k++) {
+            const a = list[k];
+            if (matchesAt(buf, pos - a.end, a.bytes, from, to)) groups |= a.groups;
+          }
+          if (groups !== 0) {
+            out.positions.push(pos);
+            out.groups.push(groups);
+          }
+        }
+        pos++;
+      }
+    }
+    if (this.short.length === 0) return;
+    for (const { bytes, groups } of this.short) {
+      for (let at = buf.indexOf(bytes, from); at >= 0 && at + bytes.length <= to; at = buf.indexOf(bytes, at + 1)) {
+        out.positions.push(at);
+        out.groups.push(groups);
+      }
+    }
+    sortHits(out, before);
+  }
+}
+
+function matchesAt(buf: Buffer, at: number, bytes: Buffer, from: number, to: number): boolean {
+  const n = bytes.length;
+  if (at < from || at + n > to) return false;
+  for (let i = 0; i < n; i++) if (buf[at + i] !== bytes[i]) return false;
+  return true;
+}
+
+/** Sorts the hits appended after `from` by position (short literals are found out of order). */
+function sortHits(out: Hits, from: number): void {
+  const order = out.positions.slice(from).map((p, i) => [p, out.groups[from + i]] as const);
+  order.sort((a, b) => a[0] - b[0]);
+  for (let i = 0; i < order.length; i++) {
+    out.positions[from + i] = order[i][0];
+    out.groups[from + i] = order[i][1];
+  }
+}

@@ -1,0 +1,251 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LineScanner, type LineConsumer } from '../../src/text/line-scanner.js';
+import { LiteralSearch } from '../../src/text/literal-search.js';
+
+type Event = ['line', string, boolean, number] | ['skip', number];
+
+class Recorder implements LineConsumer {
+  readonly events: Event[] = [];
+  constructor(private readonly headLines = 0) {}
+  private seen = 0;
+  line(raw: string, truncated: boolean, groups: number): void {
+    this.seen++;
+    this.events.push(['line', raw, truncated, groups]);
+  }
+  skip(count: number): void {
+    this.seen += count;
+    this.events.push(['skip', count]);
+  }
+  get wantsNext(): boolean {
+    return this.seen < this.headLines;
+  }
+}
+
+function chunksOf(text: string | Buffer, size: number): Buffer[] {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  const out: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+
+function scan(chunks: (string | Buffer)[], options: { max?: number; literals?: string[]; context?: number; tail?: number; head?: number; everyLine?: boolean } = {}) {
+  const rec = new Recorder(options.head ?? 0);
+  const search = options.literals ? LiteralSearch.of(options.literals.map((text) => ({ text, groups: 1 }))) : undefined;
+  const s = new LineScanner(rec, {
+    maxLineLength: options.max ?? 1000,
+    ...(search ? { search } : {}),
+    everyLine: options.everyLine ?? !search,
+    contextBefore: options.context ?? 0,
+    tailLines: options.tail ?? 3,
+  });
+  for (const c of chunks) s.push(typeof c === 'string' ? Buffer.from(c) : c);
+  s.end();
+  return { events: rec.events, tail: s.tail(), lines: s.lineCount };
+}
+
+function split(chunks: (string | Buffer)[], max = 1000): [string, boolean][] {
+  return scan(chunks, { max }).events.flatMap((e) => (e[0] === 'line' ? [[e[1], e[2]] as [string, boolean]] : []));
+}
+
+describe('LineScanner handing over every line', () => {
+  it('splits across chunk boundaries and strips CR', () => {
+    expect(split(['ab', 'c\r\nde', 'f\n', 'g'])).toEqual([
+      ['abc', false],
+      ['def', false],
+      ['g', false],
+    ]);
+  });
+  it('keeps empty lines and has no phantom last line', () => {
+    expect(split(['a\n\nb\n'])).toEqual([
+      ['a', false],
+      ['', false],
+      ['b', false],
+    ]);
+  });
+  it('decodes a UTF-8 character split between chunks', () => {
+    const bytes = Buffer.from('月x\n');
+    expect(split([bytes.subarray(0, 1), bytes.subarray(1)])).toEqual([['月x', false]]);
+  });
+  it('cuts a line longer than the limit, within one chunk and across chunks', () => {
+    expect(split(['x'.repeat(25) + '\nok\n'], 10)).toEqual([
+      ['x'.repeat(10), true],
+      ['ok', false],
+    ]);
+    expect(split(['y'.repeat(6), 'y'.repeat(6), 'y'.repeat(6), '\nok'], 10)).toEqual([
+      ['y'.repeat(10), true],
+      ['ok', false],
+    ]);
+    // Far past the limit in one chunk: cut without decoding the rest.
+    expect(split(['w'.repeat(500) + '\nok\n'], 10)).toEqual([
+      ['w'.repeat(10), true],
+      ['ok', false],
+    ]);
+  });
+  it('cuts an endless line with no newline at all, holding only the cut', () => {
+    const out = split(Array.from({ length: 100 }, () => 'z'.repeat(1000)), 64);
+    expect(out).toEqual([['z'.repeat(64), true]]);
+  });
+  it('counts characters, not bytes, against the limit', () => {
+    expect(split(['月'.repeat(10) + '\n'], 10)).toEqual([['月'.repeat(10), false]]);
+    expect(split(['月'.repeat(11) + '\n'], 10)).toEqual([['月'.repeat(10), true]]);
+  });
+  it('replaces invalid UTF-8 instead of failing', () => {
+    const out = split([Buffer.from([0x66, 0xff, 0xfe, 0x0a])]);
+    expect(out[0][0]).toBe('f\ufffd\ufffd');
+  });
+});
+
+describe('LineScanner passing over lines', () => {
+  const log = Array.from({ length: 40 }, (_, i) => (i === 20 ? 'line 20 has NEEDLE in it' : `line ${i} plain`)).join('\n') + '\n';
+
+  it('hands over a matching line with its context and counts the rest as skipped', () => {
+    for (const size of [1, 7, 64, 4096]) {
+      const { events, tail, lines } = scan(chunksOf(log, size), { literals: ['NEEDLE'], context: 2, tail: 3 });
+      expect(events).toEqual([
+        ['skip', 18],
+        ['line', 'line 18 plain', false, 0],
+        ['line', 'line 19 plain', false, 0],
+        ['line', 'line 20 has NEEDLE in it', false, 1],
+        ['skip', 16],
+        ['line', 'line 37 plain', false, 0],
+        ['line', 'line 38 plain', false, 0],
+        // The last line is always handed over: the consumer sees where the log ends.
+        ['line', 'line 39 plain', false, 0],
+      ]);
+      expect(lines).toBe(40);
+      expect(tail).toEqual([
+        { raw: 'line 37 plain', line: 38, truncated: false },
+        { raw: 'line 38 plain', line: 39, truncated: false },
+        { raw: 'line 39 plain', line: 40, truncated: false },
+      ]);
+    }
+  });
+
+  it('hands over lines while the consumer wants them (the head)', () => {
+    const { events } = scan([log], { literals: ['NEEDLE'], head: 3 });
+    expect(events.slice(0, 4)).toEqual([
+      ['line', 'line 0 plain', false, 0],
+      ['line', 'line 1 plain', false, 0],
+      ['line', 'line 2 plain', false, 0],
+      ['skip', 17],
+    ]);
+  });
+
+  it('always hands over a cut line and the last line, with or without a newline', () => {
+    const text = `a\n${'x'.repeat(50)}\nb\nc`;
+    const { events, tail } = scan([text], { literals: ['NEEDLE'], max: 10, tail: 2 });
+    expect(events).toEqual([
+      ['skip', 1],
+      ['line', 'x'.repeat(10), true, 0],
+      ['skip', 1],
+      ['line', 'c', false, 0],
+    ]);
+    expect(tail).toEqual([
+      { raw: 'b', line: 3, truncated: false },
+      { raw: 'c', line: 4, truncated: false },
+    ]);
+  });
+
+  it('goes back to the first line of a multi-line entry when a continuation line matches', () => {
+    const text = ['head 1', 'Nov 22 entry:', '  cont a', '  cont b', '  cont NEEDLE', 'next'].join('\n');
+    const rec = new Recorder();
+    const s = new LineScanner(rec, {
+      maxLineLength: 100,
+      search: LiteralSearch.of([{ text: 'NEEDLE', groups: 2 }]),
+      contextBefore: 1,
+      tailLines: 1,
+      continues: (raw) => raw.startsWith(' '),
+    });
+    s.push(Buffer.from(text));
+    s.end();
+    expect(rec.events).toEqual([
+      ['skip', 1],
+      ['line', 'Nov 22 entry:', false, 0],
+      ['line', '  cont a', false, 0],
+      ['line', '  cont b', false, 0],
+      ['line', '  cont NEEDLE', false, 2],
+      ['line', 'next', false, 0],
+    ]);
+  });
+
+  it('finds a literal in a line that spans chunks', () => {
+    const { events } = scan(['aaa\nxx NEE', 'DLE yy\nbbb\n'], { literals: ['NEEDLE'] });
+    expect(events).toEqual([
+      ['skip', 1],
+      ['line', 'xx NEEDLE yy', false, 1],
+      ['line', 'bbb', false, 0],
+    ]);
+  });
+
+  it('sees the same lines in any chunking (property)', () => {
+    const word = fc.constantFrom('alpha', 'beta', 'NEEDLE', 'needle', 'x=1', '', ' ', 'Ωμέγα', 'needles-NEEDLE', '\r');
+    const lineArb = fc.array(word, { maxLength: 6 }).map((ws) => ws.join(' '));
+    fc.assert(
+      fc.property(fc.array(lineArb, { maxLength: 60 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 3 }), (lines, size, context) => {
+        const text = lines.join('\n');
+        const whole = scan([text], { literals: ['NEEDLE'], context, tail: 5, max: 40 });
+        const chunked = scan(chunksOf(text, size), { literals: ['NEEDLE'], context, tail: 5, max: 40 });
+        expect(chunked).toEqual(whole);
+        // Against a plain split: every matching line is handed over with its number.
+        const all = text.split('\n');
+        if (all[all.length - 1] === '') all.pop();
+        let n = 0;
+        const got: [number, string][] = [];
+        for (const e of whole.events) {
+          if (e[0] === 'skip') n += e[1];
+          else {
+            n++;
+            if (e[3] !== 0) got.push([n, e[1]]);
+          }
+        }
+        const want = all.flatMap((l, i) => (l.includes('NEEDLE') ? [[i + 1, l.replace(/\r$/, '').slice(0, 40)] as [number, string]] : []));
+        expect(got).toEqual(want);
+        expect(whole.lines).toBe(all.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('LiteralSearch', () => {
+  function naive(text: Buffer, literals: string[]): Set<number> {
+    // Lines (by index) holding any literal.
+    const lines = text.toString('utf8').split('\n');
+    return new Set(lines.flatMap((l, i) => (literals.some((x) => l.includes(x)) ? [i] : [])));
+  }
+  function found(text: Buffer, literals: string[]): Set<number> {
+    const hits = { positions: [] as number[], groups: [] as number[] };
+    LiteralSearch.of(literals.map((t) => ({ text: t, groups: 1 }))).scan(text, 0, text.length, hits);
+    const out = new Set<number>();
+    for (const p of hits.positions) out.add(text.subarray(0, p).filter((b) => b === 10).length);
+    return out;
+  }
+
+  it('finds long, short and non-ASCII literals, with their groups', () => {
+    const text = Buffer.from('ok\nan oom-kill here\nE1122 x\nzone 区域 ready\n');
+    const hits = { positions: [] as number[], groups: [] as number[] };
+    LiteralSearch.of([
+      { text: 'oom-kill', groups: 1 },
+      { text: 'E1', groups: 2 },
+      { text: '区域', groups: 4 },
+    ]).scan(text, 0, text.length, hits);
+    expect(hits.groups).toEqual([1, 2, 4]);
+    expect(hits.positions.every((p, i) => i === 0 || p > hits.positions[i - 1])).toBe(true);
+  });
+
+  it('agrees with a naive search (property)', () => {
+    const alphabet = fc.constantFrom(...'abcde -:[]\nEé'.split(''));
+    fc.assert(
+      fc.property(
+        fc.array(alphabet, { maxLength: 400 }).map((a) => a.join('')),
+        fc.array(fc.array(fc.constantFrom(...'abcde -:[]Eé'.split('')), { minLength: 1, maxLength: 10 }).map((a) => a.join('')), { minLength: 1, maxLength: 8 }),
+        (text, literals) => {
+          const bytes = Buffer.from(text);
+          expect(found(bytes, literals)).toEqual(naive(bytes, literals));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
