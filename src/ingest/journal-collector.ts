@@ -3,10 +3,12 @@
 import type { Journal, JournalBoot, JournalLine, LogKind, SourceRef } from '../model/types.js';
 import { parseJournalLine, parseJournalMarker } from '../text/journal-line.js';
 import { detach } from '../text/lines.js';
+import type { GroupedLiteral } from '../text/literal-search.js';
 import type { ActiveFilters } from './line-filter.js';
-import { LogCollector, type LogLimits } from './log-collector.js';
+import { GROUP_OWN, LogCollector, type LogLimits } from './log-collector.js';
 
 const MAX_HOSTNAMES = 16;
+const MARKER_PREFIX: GroupedLiteral = { text: '-- ', groups: GROUP_OWN };
 /** How far into a line the journal header (time, host, identifier) can reach. */
 const HEADER_SPAN = 160;
 
@@ -106,9 +108,14 @@ export class JournalCollector extends LogCollector<JournalLine> {
     return notEntryStart;
   }
 
-  /** Boot and no-entries markers, and systemd's lines about the unit. */
+  /** systemd's lines about the unit. */
   protected override anchors(): string[] {
-    return ['-- ', ' systemd['];
+    return [' systemd['];
+  }
+
+  /** Boot and no-entries markers. */
+  override get linePrefix(): GroupedLiteral {
+    return MARKER_PREFIX;
   }
 
   protected override keepInHead(raw: string): boolean {

@@ -62,7 +62,7 @@ export class ActiveFilters {
   match(raw: string): string[] | undefined {
     let ids: string[] | undefined;
     for (const f of this.filters) {
-      if (f.literals.length > 0 && !f.literals.some((l) => raw.includes(l))) continue;
+      if (f.literals.length > 0 && !includesAny(raw, f.literals)) continue;
       if (f.pattern) {
         f.pattern.lastIndex = 0;
         if (!f.pattern.test(raw)) continue;
@@ -71,4 +71,9 @@ export class ActiveFilters {
     }
     return ids;
   }
+}
+
+function includesAny(raw: string, literals: readonly string[]): boolean {
+  for (let i = 0; i < literals.length; i++) if (raw.includes(literals[i])) return true;
+  return false;
 }

@@ -147,9 +147,14 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
     }
   }
 
-  /** Literals of the collector's own (journal markers): their lines are always handed over. */
+  /** Literals of the collector's own (systemd's lines): their lines are always handed over. */
   protected anchors(): string[] {
     return [];
+  }
+
+  /** Lines starting with this are always handed over (journal markers). */
+  get linePrefix(): GroupedLiteral | undefined {
+    return undefined;
   }
 
   /** Hook for subclasses: sees every line before retention decisions. */

@@ -59,6 +59,7 @@ export class LogStream {
       contextBefore: collector.contextLines,
       tailLines: collector.tailLineCount,
       ...(collector.continues ? { continues: collector.continues } : {}),
+      ...(collector.linePrefix ? { linePrefix: collector.linePrefix } : {}),
     });
   }
 

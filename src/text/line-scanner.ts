@@ -2,7 +2,7 @@
 // searched literal, the lines around them, cut lines, the head while it fills, and at the end
 // the tail. The rest are counted, never decoded: most of a big log is passed over at the speed
 // of a bigram scan and a newline search.
-import type { Hits, LiteralSearch } from './literal-search.js';
+import type { GroupedLiteral, Hits, LiteralSearch } from './literal-search.js';
 
 /** A line of the tail, with its number in the log. */
 export interface RawLine {
@@ -29,6 +29,11 @@ export interface LineScannerOptions {
   maxLineLength: number;
   /** Literals to find; lines holding none are passed over unless something else needs them. */
   search?: LiteralSearch;
+  /**
+   * Lines starting with this are found too (journal markers): a check of each line's first
+   * bytes, cheaper than searching a short, common literal.
+   */
+  linePrefix?: GroupedLiteral;
   /** Hand over every line (a filter without literals, a line observer). */
   everyLine?: boolean;
   /** Lines handed over before a line with a literal (context). */
@@ -70,6 +75,8 @@ export class LineScanner {
   private ringFill = 0;
   private pending = 0;
   private lines = 0;
+  private readonly prefix: Buffer | undefined;
+  private readonly prefixGroups: number;
 
   constructor(
     private readonly consumer: LineConsumer,
@@ -81,6 +88,16 @@ export class LineScanner {
     this.ringStart = new Int32Array(this.ringSize);
     this.ringEnd = new Int32Array(this.ringSize);
     this.ringCut = new Uint8Array(this.ringSize);
+    this.prefix = options.linePrefix ? Buffer.from(options.linePrefix.text, 'utf8') : undefined;
+    this.prefixGroups = options.linePrefix?.groups ?? 0;
+  }
+
+  /** The prefix's groups when the line at `start` (before `end`) begins with it. */
+  private prefixAt(buf: Buffer, start: number, end: number): number {
+    const p = this.prefix;
+    if (p === undefined || end - start < p.length || buf[start] !== p[0]) return 0;
+    for (let i = 1; i < p.length; i++) if (buf[start + i] !== p[i]) return 0;
+    return this.prefixGroups;
   }
 
   /** Lines seen so far. */
@@ -144,7 +161,7 @@ export class LineScanner {
     let s = from;
     while (s <= lastNl) {
       const e = chunk.indexOf(NEWLINE, s);
-      let groups = 0;
+      let groups = this.prefixAt(chunk, s, e);
       while (h < nHits && positions[h] < e) groups |= groupsAt[h++];
       if (e - s > maxChars) {
         // Maybe too long: decoded to know. A line cut in bytes is copied, so the ring does not
@@ -243,7 +260,7 @@ export class LineScanner {
     hits.positions.length = 0;
     hits.groups.length = 0;
     this.options.search?.scan(bytes, 0, bytes.length, hits);
-    let groups = 0;
+    let groups = this.prefixAt(bytes, 0, bytes.length);
     for (const g of hits.groups) groups |= g;
     this.remember(bytes, 0, bytes.length, cut);
     if (groups !== 0 || bytes.length > this.maxChars || this.options.everyLine === true || this.consumer.wantsNext) this.handOver(groups);

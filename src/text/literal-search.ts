@@ -25,7 +25,7 @@ function bigramWeight(a: number, b: number): number {
 }
 
 /** Literals shorter than this are searched with a native `indexOf` each. */
-const MIN_SCANNED = 4;
+const MIN_SCANNED = 5;
 /** Longest window: longer windows skip further but anchor worse. */
 const MAX_WINDOW = 8;
 
