@@ -8,6 +8,7 @@ import { SEVERITY_ORDER } from '../rules/types.js';
 import { stageIndex } from '../taxonomy.js';
 import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
 import type { StageState } from '../timeline/types.js';
+import type { SimilarIssue, SimilarityMode } from '../similarity/match.js';
 import { decideVerdict, type Verdict } from '../verdict/verdict.js';
 import { applySuppressions, type Suppression } from './suppressions.js';
 
@@ -44,6 +45,10 @@ export interface AnalysisResult {
     timing?: { ruleId: string; ms: number }[];
   };
   problems: ReadProblem[];
+  /** Known issues the failure looks like, best first; empty when similarity is off or nothing matched. */
+  similar: SimilarIssue[];
+  /** How similarity ran: its mode and how many candidate templates the logs gave. */
+  similarity: { mode: SimilarityMode; candidates: number };
 }
 
 export interface AnalyzeOptions extends Omit<ReadOptions, 'filters'> {
@@ -111,6 +116,8 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
     suppressed,
     rules: summarizeRules(results, options.timing ?? false),
     problems: bundle.problems,
+    similar: [],
+    similarity: { mode: 'off', candidates: 0 },
   };
 }
 

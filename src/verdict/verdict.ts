@@ -16,6 +16,8 @@ export interface Verdict {
   summary: string;
   /** The finding judged the root cause. */
   rootCause: string | null;
+  /** The known issue the category came from, when no rule decided it (similarity). */
+  knownIssue?: string;
   ciFailureMode: CiFailureMode | null;
 }
 
