@@ -1,6 +1,6 @@
 // One analysis: rules' filters registered, the bundle read once, the timeline built, rules run,
 // suppressions applied, the verdict drawn. The result is what every reporter reads.
-import { readBundle, type ReadOptions } from '../ingest/read-bundle.js';
+import { readBundle, type LineObserver, type LineTap, type ReadOptions } from '../ingest/read-bundle.js';
 import type { Bundle, ReadProblem } from '../model/types.js';
 import { runRules } from '../rules/engine.js';
 import type { Finding, Rule, RuleResult, Severity } from '../rules/types.js';
@@ -10,6 +10,7 @@ import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
 import type { StageState } from '../timeline/types.js';
 import type { SimilarIssue, SimilarityMode } from '../similarity/match.js';
 import { decideVerdict, type Verdict } from '../verdict/verdict.js';
+import { SimilarityStep, type SimilarityOptions } from './similarity-step.js';
 import { applySuppressions, type Suppression } from './suppressions.js';
 
 export const SCHEMA_VERSION = 1;
@@ -53,6 +54,8 @@ export interface AnalysisResult {
 
 export interface AnalyzeOptions extends Omit<ReadOptions, 'filters'> {
   rules: readonly Rule[];
+  /** Similar known issues; default off (the CLI defaults to lexical). */
+  similarity?: SimilarityOptions;
   suppressions?: readonly Suppression[];
   minSeverity?: Severity;
   timing?: boolean;
@@ -83,8 +86,15 @@ function summarizeRules(results: RuleResult[], timing: boolean): AnalysisResult[
   return out;
 }
 
+/** What the similarity step found, for `analyzeModel`. */
+export interface SimilarityFound {
+  mode: SimilarityMode;
+  similar: SimilarIssue[];
+  candidates: number;
+}
+
 /** Analyzes the model of an already-read bundle (used by tests and by `analyzeBundle`). */
-export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof ReadOptions>): AnalysisResult {
+export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof ReadOptions | 'similarity'>, found?: SimilarityFound): AnalysisResult {
   const timeline = buildTimeline(bundle);
   const { findings, results } = runRules(options.rules, bundle, timeline);
   const minRank = SEVERITY_ORDER[options.minSeverity ?? 'info'];
@@ -93,7 +103,8 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
     options.suppressions ?? [],
   );
   const sorted = sortFindings(kept);
-  const verdict = decideVerdict({ timeline, findings: sorted, results });
+  const similar = found?.similar ?? [];
+  const verdict = decideVerdict({ timeline, findings: sorted, results, similar });
   const hosts: HostSummary[] = [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters].map((h) => ({
     role: h.role,
     address: h.address,
@@ -116,16 +127,30 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
     suppressed,
     rules: summarizeRules(results, options.timing ?? false),
     problems: bundle.problems,
-    similar: [],
-    similarity: { mode: 'off', candidates: 0 },
+    similar,
+    similarity: { mode: found?.mode ?? 'off', candidates: found?.candidates ?? 0 },
   };
 }
 
-/** Reads a bundle with the rules' filters and analyzes it; returns the model too. */
+/**
+ * Reads a bundle with the rules' filters (and the similarity miner's tap) and analyzes it;
+ * returns the model too.
+ */
 export async function readAndAnalyze(path: string, options: AnalyzeOptions): Promise<{ bundle: Bundle; result: AnalysisResult }> {
   const filters = [...TIMELINE_FILTERS, ...options.rules.flatMap((r) => r.filters)];
-  const bundle = await readBundle(path, { ...options, filters });
-  return { bundle, result: analyzeModel(bundle, options) };
+  const mode = options.similarity?.mode ?? 'off';
+  const step = new SimilarityStep(options.similarity ?? { mode });
+  const outer = options.observeLines;
+  const observeLines: ReadOptions['observeLines'] =
+    mode === 'off' ? outer : (target) => [...observersOf(outer?.(target)), ...observersOf(step.tap(target))];
+  const bundle = await readBundle(path, { ...options, filters, ...(observeLines ? { observeLines } : {}) });
+  const { similar, candidates } = await step.match(bundle);
+  return { bundle, result: analyzeModel(bundle, options, { mode, similar, candidates }) };
+}
+
+function observersOf(o: ReturnType<NonNullable<ReadOptions['observeLines']>>): (LineObserver | LineTap)[] {
+  if (o === undefined) return [];
+  return Array.isArray(o) ? [...(o as readonly (LineObserver | LineTap)[])] : [o as LineObserver | LineTap];
 }
 
 /** Reads a bundle with the rules' filters and analyzes it. */

@@ -13,11 +13,12 @@ import type { Severity } from '../rules/types.js';
 import { useColor } from './color.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
 import { readOptionsFrom, type LimitFlags } from './limits.js';
+import { similarityOptionsFrom, type SimilarityFlags } from './similarity-flags.js';
 import { emit } from './output.js';
 import { Progress } from './progress.js';
 import { VERSION } from './version.js';
 
-export interface AnalyzeCliOptions extends LimitFlags {
+export interface AnalyzeCliOptions extends LimitFlags, SimilarityFlags {
   format: string;
   output?: string;
   rules?: string;
@@ -61,6 +62,7 @@ export async function runAnalyze(bundles: string[], opts: AnalyzeCliOptions): Pr
   const format = opts.format;
   // Checked before any bundle is read: a typo should not cost a long read.
   if (!isAnalyzeFormat(format)) throw new UsageError(`unknown format '${format}' (expected ${ANALYZE_FORMATS.join(', ')})`);
+  const similarity = similarityOptionsFrom(opts);
   const { rules } = loadRules(opts.rules);
   const suppressions = opts.ignore ? loadSuppressions(opts.ignore) : [];
   const results: AnalysisResult[] = [];
@@ -71,6 +73,7 @@ export async function runAnalyze(bundles: string[], opts: AnalyzeCliOptions): Pr
     const result = await analyzeBundle(bundle, {
       ...(large ? { onProgress: (read: number, total: number) => progress.bytes(read, total) } : {}),
       rules,
+      similarity,
       suppressions,
       minSeverity: opts.minSeverity as Severity,
       timing: opts.timing ?? false,

@@ -7,11 +7,13 @@ import { redactText } from '../redact/redact.js';
 import { EXIT_ERROR, UsageError } from './exit-codes.js';
 import { SuppressionError } from '../analysis/suppressions.js';
 import { RuleError } from '../rules/yaml-rule.js';
+import { EmbeddingError } from '../similarity/embeddings.js';
 import { runAnalyze } from './analyze-command.js';
 import { runDiff } from './diff-command.js';
 import { runTriage } from './triage-command.js';
 import { runInspect } from './inspect-command.js';
 import { formatKbCheck, kbCheckFailed, runKbAdd, runKbCheck } from './kb-command.js';
+import { addSimilarityOptions } from './similarity-flags.js';
 import { addLimitOptions } from './limits.js';
 import { runExplain, runRulesLint, runRulesList, runRulesTest } from './rules-command.js';
 import { VERSION } from './version.js';
@@ -54,6 +56,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--install-log <file>', "the installer's .openshift_install.log, when it is not in the bundle")
     .option('--timing', 'record how long each rule took')
     .option('--no-redact', 'show secrets found in the bundle (default: redacted)');
+  addSimilarityOptions(program.commands[program.commands.length - 1], 'lexical');
   addLimitOptions(program.commands[program.commands.length - 1]).action(async (bundles: string[], opts: Parameters<typeof runAnalyze>[1]) => {
     setExit(await runAnalyze(bundles, opts));
   });
@@ -65,7 +68,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('-j, --jobs <n>', 'worker threads (default: one per core)')
     .option('--jsonl <file>', 'write one JSON line per bundle')
     .option('--merge', 'combine JSON-lines files from earlier or sharded runs instead of analyzing')
-    .addOption(new Option('-f, --format <format>', 'summary format').choices(['text', 'md', 'json']).default('text'))
+    .addOption(new Option('-f, --format <format>', 'summary format').choices(['text', 'md', 'json', 'html']).default('text'))
     .option('-o, --output <file>', 'write the summary there instead of stdout')
     .option('--rules <dir>', 'rules folder')
     .action(async (paths: string[], opts: Parameters<typeof runTriage>[1]) => setExit(await runTriage(paths, opts)));
@@ -150,7 +153,9 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end with code 0; every usage error is 2, never commander's 1.
       return err.exitCode === 0 ? 0 : EXIT_ERROR;
     }
-    if (err instanceof InputError || err instanceof UsageError || err instanceof RuleError || err instanceof SuppressionError) return fail(err.message);
+    if (err instanceof InputError || err instanceof UsageError || err instanceof RuleError || err instanceof SuppressionError || err instanceof EmbeddingError) {
+      return fail(err.message);
+    }
     return fail(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
   }
 }

@@ -52,7 +52,7 @@ export interface ReadOptions {
    * line, which costs a decode and a call per line; a tap with literals sees only the lines
    * holding one of them, found by the same scan as the rules' literals.
    */
-  observeLines?: (target: LogTarget) => LineObserver | LineTap | undefined;
+  observeLines?: (target: LogTarget) => LineObserver | LineTap | readonly (LineObserver | LineTap)[] | undefined;
   /** Bytes of the bundle file read so far, of its size (for a progress bar). */
   onProgress?: ProgressSink;
 }
@@ -343,7 +343,10 @@ class Router {
     target: LogTarget,
     everyLine?: LineObserver,
   ): Promise<void> {
-    const observers = [everyLine, this.observeLines?.(target)].filter((o) => o !== undefined);
+    const extra = this.observeLines?.(target);
+    const observers = [everyLine, ...(Array.isArray(extra) ? (extra as readonly (LineObserver | LineTap)[]) : [extra as LineObserver | LineTap | undefined])].filter(
+      (o): o is LineObserver | LineTap => o !== undefined,
+    );
     const log = new LogStream(collector, this.maxLine, observers);
     try {
       for await (const chunk of body) log.push(chunk);

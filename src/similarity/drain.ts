@@ -1,13 +1,13 @@
 // Streaming Drain-style template miner with a bounded number of templates, fed by the reader's line observer.
 import { createHash } from 'node:crypto';
 import type { LogTarget } from '../ingest/line-filter.js';
-import type { LineObserver } from '../ingest/read-bundle.js';
+import type { LineObserver, LineTap } from '../ingest/read-bundle.js';
 import type { LogKind } from '../model/types.js';
 import { parseJournalLine } from '../text/journal-line.js';
 import { detach } from '../text/lines.js';
 import { parseLogLine } from '../text/log-line.js';
 import { gatherIdTime } from '../text/time.js';
-import { errorWeight, splitLine, templateTokens, WILDCARD, type LineLevel } from './tokens.js';
+import { ERROR_LITERALS, errorWeight, splitLine, templateTokens, WILDCARD, type LineLevel } from './tokens.js';
 
 /** Tuning of the miner; every field has a default. */
 export interface MinerOptions {
@@ -98,6 +98,14 @@ export interface MinerStats {
 /** A miner: hand `observer` to `readBundle`'s `observeLines`, then read its templates. */
 export interface TemplateMiner {
   readonly observer: (target: LogTarget) => LineObserver | undefined;
+  /**
+   * Like `observer`, but sees only the lines holding an error word (`ERROR_LITERALS`), found by
+   * the reader's own literal scan: templates that cannot read like a failure are never mined.
+   * Counts and times are then those of error-like lines; `noteFileEnd` gives each file its end.
+   */
+  readonly tap: (target: LogTarget) => LineTap | undefined;
+  /** A file's real end (its last line and time), for judging which templates are new and still seen. */
+  noteFileEnd(file: string, lines: number, endTime: number | undefined): void;
   /** Feeds lines by hand (tests, `kb`); same as the observer of one log. */
   observe(target: LogTarget, lines: Iterable<string>): void;
   templates(): MinedTemplate[];
@@ -311,6 +319,20 @@ class Miner implements TemplateMiner {
     this.files.push(state);
     return (raw, line) => this.line(state, index, raw, line);
   };
+
+  readonly tap = (target: LogTarget): LineTap | undefined => {
+    const observe = this.observer(target);
+    return observe ? { literals: ERROR_LITERALS, observe } : undefined;
+  };
+
+  noteFileEnd(file: string, lines: number, endTime: number | undefined): void {
+    this.closeFiles();
+    for (const f of this.files) {
+      if (f.file !== file) continue;
+      f.lines = Math.max(f.lines, lines);
+      if (endTime !== undefined && (f.endTime === undefined || endTime > f.endTime)) f.endTime = endTime;
+    }
+  }
 
   observe(target: LogTarget, lines: Iterable<string>): void {
     const observer = this.observer(target);

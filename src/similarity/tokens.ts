@@ -386,6 +386,27 @@ const ERROR_WORDS =
 // the same step until it times out is often the only trace of the failure.
 const RETRY_WORDS = /\b(?:retry(?:ing)?|retries|trying again|try again|still waiting|giving up|gave up|re-?attempt(?:ing)?)\b/i;
 
+/**
+ * Case-sensitive substrings, at least one of which is in every line whose template can read
+ * like a failure (`ERROR_WORDS`, `RETRY_WORDS`, error levels spelled out): the reader finds
+ * them in its one scan, so the miner sees error-like lines only. Each is five bytes or more,
+ * which keeps that scan's skips long. A superset: lines holding one need not be errors.
+ */
+export const ERROR_LITERALS: readonly string[] = [
+  ...variants('error', 'fail ', 'failed', 'failure', 'failing', 'fails', 'fatal', 'critical', 'crit"', 'panic', 'refused', 'timeout', 'timed out', 'exceeded', 'denied', 'unauthori'),
+  ...variants('forbidden', 'unable', 'cannot', "can't", 'could not', "couldn't", 'invalid', 'unreachable', 'killed'),
+  ...variants('degraded', 'mismatch', 'expired', 'crashloop', 'back-off', 'backoff', 'rejected', 'unhealthy', 'not ready'),
+  ...variants('missing', 'broken', 'abort', 'corrupt', 'misbehaving', 'too long', 'retry', 'retries', 'trying again'),
+  ...variants('try again', 'still waiting', 'giving up', 'gave up', 'attempt', 'time out', 'not found', 'no space'),
+  ...variants('no such host', 'no route', 'unknown authority', 'out of memory', 'not yet valid', 'reset by peer', 'slow '),
+  'x509:', 'x509 ', 'X509:', 'X509 ', 'oom-kill', 'oom_kill', 'OOMKill', 'CrashLoop', 'BackOff', 'NotReady', 'err="', 'err=\'', 'level=crit',
+];
+
+/** A word as written in lower case, capitalised and in capitals. */
+function variants(...words: string[]): string[] {
+  return words.flatMap((w) => [w, w[0].toUpperCase() + w.slice(1), w.toUpperCase()]);
+}
+
 /** Whether a template reads like a failure (its words or its stated level), 0..1. */
 export function errorWeight(template: string, level: LineLevel | undefined): number {
   const words = ERROR_WORDS.test(template);

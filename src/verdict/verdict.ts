@@ -1,6 +1,7 @@
 // The verdict: the earliest stage that did not complete, the most likely root cause among the
 // findings, a one-paragraph summary, and the CI failure mode dashboards join on.
 import type { Finding, RuleResult } from '../rules/types.js';
+import type { SimilarIssue } from '../similarity/match.js';
 import { CONFIDENCE_SCORE } from '../rules/types.js';
 import { STAGE_TITLES, stageIndex, type CategoryId, type CiFailureMode, type StageId } from '../taxonomy.js';
 import type { StageState, Timeline } from '../timeline/types.js';
@@ -94,6 +95,8 @@ export interface VerdictInput {
   timeline: Timeline;
   findings: readonly Finding[];
   results: readonly RuleResult[];
+  /** Known issues the logs look like, best first: the cause when no rule found one. */
+  similar?: readonly SimilarIssue[];
 }
 
 /**
@@ -106,7 +109,31 @@ function settled(f: Finding, timeline: Timeline, evenImplied = false): boolean {
 }
 
 /** Draws the verdict from whatever evidence exists. */
-export function decideVerdict({ timeline, findings, results }: VerdictInput): Verdict {
+/** Confidence in a cause found only by similarity: below any rule's, growing with the score. */
+function similarityConfidence(issue: SimilarIssue, ceiling: number): number {
+  return Math.min(ceiling, 0.2 + 0.4 * issue.score);
+}
+
+/** The best similar issue that can explain a failure at `stage` (not one of a later stage). */
+function similarCause(similar: readonly SimilarIssue[], stage: StageId | undefined): SimilarIssue | undefined {
+  if (stage === undefined) return similar[0];
+  const fits = similar.filter((s) => stageIndex(s.stage) <= stageIndex(stage));
+  return fits.find((s) => s.stage === stage) ?? fits[0];
+}
+
+/** How a similar issue reads in a summary: what it is, how close, where, and the first step. */
+function similarText(issue: SimilarIssue): string[] {
+  const line = issue.matchedLines[0];
+  const where = line ? `, e.g. ${line.file}:${line.line}` : '';
+  const parts = [`The logs look like known issue ${issue.id}: ${issue.title} (similarity ${issue.score.toFixed(2)}${where}).`];
+  if (issue.fix[0]) parts.push(`First step: ${issue.fix[0]}`);
+  return parts;
+}
+
+/** Least similarity for calling a failure where no stage and no rule saw one. */
+const SIMILAR_ONLY_SCORE = 0.6;
+
+export function decideVerdict({ timeline, findings, results, similar = [] }: VerdictInput): Verdict {
   // Serious findings in stages not seen complete; a stage implied complete by a later one counts
   // as complete here, since the install got past it.
   const serious = findings.filter((f) => (f.severity === 'critical' || f.severity === 'error') && !settled(f, timeline, true));
@@ -124,6 +151,20 @@ export function decideVerdict({ timeline, findings, results }: VerdictInput): Ve
   const skipped = results.filter((r) => r.status === 'skipped').length;
   if (!stage) {
     const ok = timeline.stages.filter((s) => s.status === 'ok').map((s) => s.id);
+    const known = ok.length === 0 ? similar.find((x) => x.score >= SIMILAR_ONLY_SCORE) : undefined;
+    if (known) {
+      // Nothing seen complete and no rule fired, but the logs read like a known failure.
+      return {
+        status: 'failed',
+        stage: known.stage,
+        category: known.category,
+        confidence: Math.round(similarityConfidence(known, 0.45) * 100) / 100,
+        summary: [`No stage was seen to fail and no rule fired.`, ...similarText(known)].join(' '),
+        rootCause: null,
+        knownIssue: known.id,
+        ciFailureMode: ciFailureMode(known.stage, known.category),
+      };
+    }
     return {
       // With no stage seen complete there is nothing to call healthy.
       status: ok.length > 0 ? 'healthy' : 'inconclusive',
@@ -140,21 +181,25 @@ export function decideVerdict({ timeline, findings, results }: VerdictInput): Ve
 
   const ranked = rankFindings(findings.filter((f) => f.severity !== 'info'), stage, (f) => settled(f, timeline));
   const root = ranked[0] && rootCauseScore(ranked[0], stage, settled(ranked[0], timeline)) > 0 ? ranked[0] : undefined;
-  const category: CategoryId = root?.category ?? 'unknown';
+  // Similarity names the cause when no rule did, or when the rule could not say what kind it is.
+  const known = !root || root.category === 'unknown' ? similarCause(similar, stage) : undefined;
+  const category: CategoryId = (root?.category === 'unknown' ? undefined : root?.category) ?? known?.category ?? 'unknown';
   const stageTitle = STAGE_TITLES[stage];
   const state = timeline.stages.find((s) => s.id === stage);
   const hosts = state && state.hosts.length > 0 ? ` on ${state.hosts.join(', ')}` : '';
-  let confidence = root ? CONFIDENCE_SCORE[root.confidence] : 0.25;
+  let confidence = root && !known ? CONFIDENCE_SCORE[root.confidence] : known ? similarityConfidence(known, 0.55) : 0.25;
   if (root && root.stage !== stage) confidence *= 0.85;
   if (root && failed && failed.id === stage) confidence = Math.min(0.97, confidence + 0.05);
   const how = failed ? 'failed' : state?.status === 'in-progress' ? 'did not complete' : 'shows errors';
   const parts = [`The installation ${how} at stage ${stage} (${stageTitle})${hosts}.`];
   if (root) {
     parts.push(`Most likely cause: ${root.title} — ${root.message}${where(root)}.`);
-    if (root.fix[0]) parts.push(`First step: ${root.fix[0]}`);
+    if (known) parts.push(...similarText(known));
+    else if (root.fix[0]) parts.push(`First step: ${root.fix[0]}`);
   } else {
     const decided = state?.evidence[0];
     parts.push(`No rule identified the cause${decided ? `; the stage was decided by ${state?.decidedBy}: ${decided.text}` : ''}.`);
+    if (known) parts.push(...similarText(known));
   }
   const others = findings.length - (root ? 1 : 0);
   if (others > 0) parts.push(`${others} other finding${others === 1 ? '' : 's'} below.`);
@@ -165,6 +210,7 @@ export function decideVerdict({ timeline, findings, results }: VerdictInput): Ve
     confidence: Math.round(confidence * 100) / 100,
     summary: parts.join(' '),
     rootCause: root?.ruleId ?? null,
+    ...(known ? { knownIssue: known.id } : {}),
     ciFailureMode: ciFailureMode(stage, category),
   };
 }

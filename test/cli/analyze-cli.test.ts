@@ -82,6 +82,28 @@ describe('bootlens analyze (CLI)', () => {
     expect(r.stderr).toMatch(/bad-rule\.yaml:1: .*required property/);
   });
 
+  it('matches known issues by default (lexical), and not with --similarity off', () => {
+    const on = JSON.parse(run(['analyze', bundle, '--format', 'json']).stdout);
+    expect(on.similarity.mode).toBe('lexical');
+    const off = JSON.parse(run(['analyze', bundle, '--format', 'json', '--similarity', 'off']).stdout);
+    expect(off.similarity).toEqual({ mode: 'off', candidates: 0 });
+    expect(off.similar).toEqual([]);
+  });
+
+  it('refuses embeddings without a usable local model, in one line, before reading', () => {
+    for (const args of [
+      ['--similarity', 'embeddings'],
+      ['--similarity', 'embeddings', '--model', join(dir, 'no-such-model')],
+      ['--similarity', 'vectors'],
+      ['--model', dir],
+    ]) {
+      const r = run(['analyze', bundle, ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(r.stderr.includes('run with --help') ? 2 : 1);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
   it('explains a rule and lists the rules', () => {
     const e = run(['explain', 'etcd-quorum']);
     expect(e.code).toBe(0);

@@ -37,21 +37,69 @@ describe('similarity on the sample bundles', () => {
   const kb = loadKnowledgeBase();
   const { rules } = loadRules();
 
-  it.each(EXPECTED)('%s: finds %s with the rule covering it removed', async (scenario, id) => {
+  it.each(EXPECTED)('%s: analyze finds %s with the rule covering it removed', async (scenario, id) => {
     const entry = kb.find((e) => e.id === id);
     expect(entry, id).toBeDefined();
     const without = rules.filter((r) => r.meta.id !== entry?.rule);
-    const miner = createMiner();
-    const { result } = await readAndAnalyze(bundleOf(scenario), { rules: without, version: 'test', observeLines: miner.observer });
+    const { result } = await readAndAnalyze(bundleOf(scenario), { rules: without, version: 'test', similarity: { mode: 'lexical', kb } });
     if (entry?.rule) expect(result.rules.fired).not.toContain(entry.rule);
-    const similar = await findSimilar(miner.candidates(), kb, { mode: 'lexical' });
-    expect(similar[0]?.id, JSON.stringify(similar.map((s) => [s.id, s.score]))).toBe(id);
-    expect(similar[0].matchedLines.length).toBeGreaterThan(0);
+    expect(result.similarity.mode).toBe('lexical');
+    expect(result.similarity.candidates).toBeGreaterThan(0);
+    expect(result.similar[0]?.id, JSON.stringify(result.similar.map((s) => [s.id, s.score]))).toBe(id);
+    expect(result.similar[0].matchedLines.length).toBeGreaterThan(0);
+    // The verdict takes the known issue's category when no other rule decided the cause.
+    if (result.verdict.rootCause === null) {
+      expect(result.verdict.knownIssue).toBe(id);
+      expect(result.verdict.category).toBe(entry?.category);
+      expect(result.verdict.confidence).toBeLessThanOrEqual(0.55);
+      expect(result.verdict.summary).toContain(`known issue ${id}`);
+    }
   });
 
-  it('finds no known issue in the healthy sample', async () => {
-    const miner = createMiner();
-    await readAndAnalyze(bundleOf('healthy-vsphere-416'), { rules, version: 'test', observeLines: miner.observer });
-    expect(await findSimilar(miner.candidates(), kb, { mode: 'lexical' })).toEqual([]);
+  it.each([
+    ['bootstrap-disk-full', 'bootstrap-disk-full'],
+    ['okd-crio-opt-cni', 'crio-opt-cni-dangling-symlink'],
+  ])('%s: with no rules at all, the verdict names %s from similarity, with less confidence', async (scenario, id) => {
+    const { result } = await readAndAnalyze(bundleOf(scenario), { rules: [], version: 'test', similarity: { mode: 'lexical', kb } });
+    expect(result.verdict.status).toBe('failed');
+    expect(result.verdict.rootCause).toBeNull();
+    expect(result.verdict.knownIssue).toBe(id);
+    expect(result.verdict.category).toBe(kb.find((e) => e.id === id)?.category);
+    expect(result.verdict.confidence).toBeLessThanOrEqual(0.55);
+    expect(result.verdict.summary).toContain(`known issue ${id}`);
+  });
+
+  it('gives a cause a kind when the rule that fired could not (masters unreachable: DNS or a blocked port)', async () => {
+    const { result } = await readAndAnalyze(bundleOf('api-int-dns-missing'), {
+      rules: rules.filter((r) => !kb.some((e) => e.rule === r.meta.id)),
+      version: 'test',
+      similarity: { mode: 'lexical', kb },
+    });
+    expect(result.verdict.rootCause).toBe('masters-unreachable');
+    expect(result.verdict.knownIssue).toBe('masters-ignition-api-int-dns');
+    expect(result.verdict.category).toBe('dns');
+  });
+
+  it('mining only the error-like lines finds what mining every line finds', async () => {
+    for (const [scenario] of EXPECTED.slice(0, 4)) {
+      const every = createMiner();
+      await readAndAnalyze(bundleOf(scenario), { rules, version: 'test', observeLines: every.observer });
+      const all = await findSimilar(every.candidates(), kb, { mode: 'lexical' });
+      const { result } = await readAndAnalyze(bundleOf(scenario), { rules, version: 'test', similarity: { mode: 'lexical', kb } });
+      expect(result.similar[0]?.id, scenario).toBe(all[0]?.id);
+    }
+  });
+
+  it('finds no known issue in the healthy sample, and the verdict stays healthy', async () => {
+    const { result } = await readAndAnalyze(bundleOf('healthy-vsphere-416'), { rules, version: 'test', similarity: { mode: 'lexical', kb } });
+    expect(result.similar).toEqual([]);
+    expect(result.verdict.status).toBe('healthy');
+    expect(result.verdict.knownIssue).toBeUndefined();
+  });
+
+  it('leaves the result without similar issues when off', async () => {
+    const { result } = await readAndAnalyze(bundleOf('legacy-etcd-slow-disk'), { rules, version: 'test', similarity: { mode: 'off' } });
+    expect(result.similar).toEqual([]);
+    expect(result.similarity).toEqual({ mode: 'off', candidates: 0 });
   });
 });
