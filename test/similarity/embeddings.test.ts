@@ -1,7 +1,10 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readAndAnalyze } from '../../src/analysis/analyze.js';
 import type { LogTarget } from '../../src/ingest/line-filter.js';
+import { loadRules } from '../../src/rules/load-rules.js';
+import { packageRoot } from '../../src/util/package-root.js';
 import { createMiner } from '../../src/similarity/drain.js';
 import { defaultCacheDir, EmbeddingError, knowledgeBaseVectors, loadEmbedder, type Embedder } from '../../src/similarity/embeddings.js';
 import { parseKnownIssue, type KnownIssue } from '../../src/similarity/knowledge-base.js';
@@ -73,6 +76,17 @@ describe('embeddings from a local model folder', () => {
     expect(similar[0].matchedLines[0]).toMatchObject({ file: target.file, line: 2 });
     // Lexically the two lines share too few words to be called the same failure.
     expect((await findSimilar(candidates, KB, { mode: 'lexical' })).map((s) => s.id)).not.toContain('pull-secret-rejected');
+    expect(fetchCalls).toEqual([]);
+  });
+
+  it('runs through analyze: --similarity embeddings on a sample bundle, model from the folder only', async () => {
+    const { rules } = loadRules();
+    const dir = join(packageRoot(), 'samples', 'release-pull-secret-rejected');
+    const bundle = join(dir, readdirSync(dir).find((f) => f.endsWith('.tar.gz')) ?? '');
+    const { result } = await readAndAnalyze(bundle, { rules, version: 'test', similarity: { mode: 'embeddings', modelDir, cacheDir, kb: KB } });
+    expect(result.similarity.mode).toBe('embeddings');
+    expect(result.similar[0]).toMatchObject({ id: 'pull-secret-rejected', category: 'registry-auth' });
+    expect(result.similar[0].matchedLines[0].file).toContain('release-image');
     expect(fetchCalls).toEqual([]);
   });
 
