@@ -1,6 +1,7 @@
 // `bootlens triage <dir|files...>`: many bundles on worker threads, one JSON line per bundle,
 // and a summary grouped by failure signature. `--merge` combines JSON lines from shards.
 import { readFile, writeFile } from 'node:fs/promises';
+import { renderTriageHtml } from '../report/triage-html.js';
 import { renderTriageMarkdown, renderTriageText } from '../report/triage-text.js';
 import { collectBundles } from '../triage/collect.js';
 import { analyzeMany } from '../triage/pool.js';
@@ -60,7 +61,13 @@ export async function runTriage(args: string[], opts: TriageCliOptions): Promise
   if (opts.jsonl) await writeFile(opts.jsonl, records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
   const summary = summarize(records);
   const text =
-    opts.format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : opts.format === 'md' ? renderTriageMarkdown(summary) : renderTriageText(summary);
+    opts.format === 'json'
+      ? `${JSON.stringify(summary, null, 2)}\n`
+      : opts.format === 'md'
+        ? renderTriageMarkdown(summary)
+        : opts.format === 'html'
+          ? renderTriageHtml(summary, records, { version: VERSION })
+          : renderTriageText(summary);
   await emit(text, opts.output);
   return summary.failed > 0 ? EXIT_FAILURE_FOUND : EXIT_OK;
 }
