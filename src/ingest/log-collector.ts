@@ -7,7 +7,7 @@ import type { LineConsumer, RawLine } from '../text/line-scanner.js';
 import { parseLogLine, type ParsedLogLine } from '../text/log-line.js';
 import type { ActiveFilters } from './line-filter.js';
 
-/** Literal groups of one scan (bit flags): the collector's own anchors, the rules' filters, line taps. */
+/** Literal groups of one scan (bit flags): the collector's own anchors, the rules' filters, and line taps from bit 2 up (one bit each). */
 export const GROUP_OWN = 1;
 export const GROUP_FILTERS = 2;
 export const GROUP_TAPS = 4;

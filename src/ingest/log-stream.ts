@@ -13,14 +13,28 @@ export interface LineTap {
   observe: LineObserver;
 }
 
-/** A tap as the stream applies it: `literals` undefined means every line. */
+/**
+ * A tap as the stream applies it: `literals` undefined means every line; `group` is the bit
+ * the scan sets on a line holding one of its literals (each tap has its own).
+ */
 interface ActiveTap {
   literals: readonly string[] | undefined;
   observe: LineObserver;
+  group: number;
 }
 
-function activeTap(o: LineObserver | LineTap): ActiveTap {
-  return typeof o === 'function' ? { literals: undefined, observe: o } : { literals: o.literals, observe: o.observe };
+/** Taps past this many share the last bit and check their literals themselves. */
+const MAX_TAP_BITS = 24;
+
+function activeTap(o: LineObserver | LineTap, index: number): ActiveTap {
+  const group = GROUP_TAPS << Math.min(index, MAX_TAP_BITS);
+  return typeof o === 'function' ? { literals: undefined, observe: o, group } : { literals: o.literals, observe: o.observe, group };
+}
+
+function wants(t: ActiveTap, raw: string, groups: number): boolean {
+  if (t.literals === undefined) return true;
+  if ((groups & t.group) === 0) return false;
+  return t.group !== GROUP_TAPS << MAX_TAP_BITS || t.literals.some((l) => raw.includes(l));
 }
 
 /** The collector, with the taps shown the lines they asked for. */
@@ -29,9 +43,7 @@ function tappedConsumer(collector: LogCollector<LogLine>, taps: readonly ActiveT
     line(raw, truncated, groups) {
       collector.line(raw, truncated, groups);
       const n = collector.lines;
-      for (const t of taps) {
-        if (t.literals === undefined || ((groups & GROUP_TAPS) !== 0 && t.literals.some((l) => raw.includes(l)))) t.observe(raw, n);
-      }
+      for (const t of taps) if (wants(t, raw, groups)) t.observe(raw, n);
     },
     skip: (count) => collector.skip(count),
     get wantsNext() {
@@ -49,9 +61,9 @@ export class LogStream {
     maxLineLength: number,
     observers: readonly (LineObserver | LineTap)[] = [],
   ) {
-    const taps = observers.map(activeTap);
+    const taps = observers.map((o, i) => activeTap(o, i));
     const literals = collector.literals();
-    for (const t of taps) for (const text of t.literals ?? []) literals.push({ text, groups: GROUP_TAPS });
+    for (const t of taps) for (const text of t.literals ?? []) literals.push({ text, groups: t.group });
     this.scanner = new LineScanner(taps.length > 0 ? tappedConsumer(collector, taps) : collector, {
       maxLineLength,
       search: LiteralSearch.of(literals),

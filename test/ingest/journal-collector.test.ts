@@ -156,3 +156,24 @@ describe('LogCollector on container logs', () => {
     expect(sum.tail[2]).toMatchObject({ text: 'shutting down', level: 'I' });
   });
 });
+
+describe('LogStream taps', () => {
+  it('shows each tap only the lines holding its own literals, with their line numbers', () => {
+    const filters = new ActiveFilters([], { kind: 'container', file: 'x.log', container: 'x' });
+    const c = new LogCollector({ file: 'x.log' }, 'container', filters, { ...DEFAULT_LOG_LIMITS, headLines: 0 }, plainLineParser(REF));
+    const seen: Record<string, [string, number][]> = { a: [], b: [], all: [] };
+    const s = new LogStream(c, 4096, [
+      { literals: ['alpha-x'], observe: (raw, n) => seen.a.push([raw, n]) },
+      { literals: ['beta-yy'], observe: (raw, n) => seen.b.push([raw, n]) },
+    ]);
+    const text = Array.from({ length: 50 }, (_, i) => (i === 10 ? 'has alpha-x' : i === 30 ? 'has beta-yy and alpha-x' : `plain ${i}`)).join('\n');
+    for (let i = 0; i < text.length; i += 64) s.push(Buffer.from(text.slice(i, i + 64)));
+    s.end();
+    expect(seen.a).toEqual([
+      ['has alpha-x', 11],
+      ['has beta-yy and alpha-x', 31],
+    ]);
+    expect(seen.b).toEqual([['has beta-yy and alpha-x', 31]]);
+    expect(c.summary().lineCount).toBe(50);
+  });
+});
