@@ -1,9 +1,12 @@
 // The terminal report of `bootlens analyze`: verdict first, then the stage timeline, then the
-// findings with evidence and fix. Reads the result only.
+// findings with evidence and fix, then the known issues the logs look like. Reads the result only.
 import Table from 'cli-table3';
 import type { AnalysisResult } from '../analysis/analyze.js';
 import type { Finding } from '../rules/types.js';
+import type { SimilarIssue } from '../similarity/match.js';
+import { flatText } from './escape.js';
 import { formatTime, oneLine } from './inspect-text.js';
+import { knownIssueBasis, similarityNote, similarityScore } from './summary.js';
 
 export interface TextOptions {
   color: boolean;
@@ -30,6 +33,14 @@ function wrap(text: string, width: number, indent: string): string {
   return lines.join(`\n${indent}`);
 }
 
+/** Text cut into rows of `width` characters (log lines are not prose: no word wrapping). */
+function chunk(text: string, width: number): string[] {
+  const chars = Array.from(text);
+  const rows: string[] = [];
+  for (let i = 0; i < chars.length; i += width) rows.push(chars.slice(i, i + width).join('').trimEnd());
+  return rows.length > 0 ? rows : [''];
+}
+
 function findingBlock(f: Finding, c: ReturnType<typeof paint>, rootCause: boolean): string {
   const out: string[] = [];
   const badge = f.severity === 'critical' || f.severity === 'error' ? c('red', f.severity.toUpperCase()) : c('yellow', f.severity.toUpperCase());
@@ -49,14 +60,41 @@ function findingBlock(f: Finding, c: ReturnType<typeof paint>, rootCause: boolea
   return out.join('\n');
 }
 
+/** One similar known issue: id, score and title, where it belongs, the lines that matched, the first fix step. */
+function similarBlock(issue: SimilarIssue, c: ReturnType<typeof paint>, usedByVerdict: boolean): string {
+  const out: string[] = [];
+  out.push(`${usedByVerdict ? c('bold', '★ ') : ''}${c('bold', oneLine(issue.id, 120))}  ${similarityScore(issue.score)}  ${oneLine(issue.title, 200)}`);
+  const notes = [`stage ${issue.stage}`, issue.category, issue.rule ? `also covered by rule ${oneLine(issue.rule, 120)}` : '', usedByVerdict ? "the verdict's category comes from it" : ''];
+  out.push(`  ${notes.filter(Boolean).join(' · ')}`);
+  if (issue.matchedLines.length > 0) out.push('  matched:');
+  for (const m of issue.matchedLines) {
+    out.push(`    ${oneLine(m.file, 300)}:${m.line} (${similarityScore(m.score)})`);
+    // Log text: escape sequences removed, not just their ESC byte; cut into rows, since its end is often the error.
+    out.push(`    > ${chunk(oneLine(flatText(m.text), 400), 96).join('\n      ')}`);
+  }
+  if (issue.fix[0]) out.push(`  first step: ${wrap(oneLine(issue.fix[0], 400), 92, '    ')}`);
+  return out.join('\n');
+}
+
+/** The known issues the logs look like; one quiet line when similarity ran and found none, nothing when it was off. */
+function similarSection(r: AnalysisResult, c: ReturnType<typeof paint>): string[] {
+  if (r.similar.length === 0) {
+    return r.similarity.mode === 'off' ? [] : ['', c('dim', `Similar known issues: none (${r.similarity.mode}, ${r.similarity.candidates} candidate template${r.similarity.candidates === 1 ? '' : 's'})`)];
+  }
+  const out = ['', c('bold', `Similar known issues (${r.similar.length})`), c('dim', `  ${wrap(similarityNote(r), 96, '  ')}`)];
+  for (const issue of r.similar) out.push('', similarBlock(issue, c, issue.id === r.verdict.knownIssue));
+  return out;
+}
+
 /** Renders an analysis result as terminal text. */
 export function renderAnalyzeText(r: AnalysisResult, opts: TextOptions): string {
   const c = paint(opts.color);
   const v = r.verdict;
   const out: string[] = [];
+  const basis = knownIssueBasis(r);
   const head =
     v.status === 'failed'
-      ? c('red', `✖ FAILED at ${v.stage} (${v.category}, confidence ${v.confidence})`)
+      ? c('red', `✖ FAILED at ${v.stage} (${v.category}, confidence ${v.confidence}${basis ? `, ${oneLine(basis, 200)}` : ''})`)
       : v.status === 'healthy'
         ? c('green', '✔ No failure found')
         : c('yellow', '? Inconclusive: too little in the bundle to judge');
@@ -83,6 +121,7 @@ export function renderAnalyzeText(r: AnalysisResult, opts: TextOptions): string 
   if (r.suppressed.length > 0) {
     out.push('', c('dim', `Suppressed (${r.suppressed.length}): ${oneLine(r.suppressed.map((s) => `${s.finding.ruleId} (${s.reason})`).join('; '), 2000)}`));
   }
+  out.push(...similarSection(r, c));
 
   const rules = r.rules;
   out.push('', c('bold', 'Rules'), `  ${rules.total} rules: ${rules.fired.length} fired, ${rules.passed.length} passed, ${rules.skipped.length} skipped for missing input${rules.errors.length ? `, ${rules.errors.length} failed to run` : ''}`);

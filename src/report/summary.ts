@@ -16,10 +16,22 @@ export const STATUS_LABEL: Record<StageStatus, string> = {
   unknown: 'unknown',
 };
 
-/** The verdict in one line: `FAILED at bootstrap-etcd (etcd-health, confidence 0.65)`. */
+/**
+ * Where the verdict's category came from when no rule decided it: `from similarity to known
+ * issue X` (a weaker basis than a rule; the confidence is lower for it). Undefined otherwise.
+ */
+export function knownIssueBasis(r: AnalysisResult): string | undefined {
+  return r.verdict.knownIssue ? `from similarity to known issue ${r.verdict.knownIssue}` : undefined;
+}
+
+/**
+ * The verdict in one line: `FAILED at bootstrap-etcd (etcd-health, confidence 0.65)`, or with
+ * `, from similarity to known issue X` inside the brackets when no rule decided the category.
+ */
 export function verdictHeadline(r: AnalysisResult): string {
   const v = r.verdict;
-  if (v.status === 'failed') return `FAILED at ${v.stage ?? 'an unknown stage'} (${v.category ?? 'unknown'}, confidence ${v.confidence})`;
+  const basis = knownIssueBasis(r);
+  if (v.status === 'failed') return `FAILED at ${v.stage ?? 'an unknown stage'} (${v.category ?? 'unknown'}, confidence ${v.confidence}${basis ? `, ${basis}` : ''})`;
   if (v.status === 'healthy') return 'No failure found';
   return 'Inconclusive: too little in the bundle to judge';
 }
@@ -58,3 +70,16 @@ export function hostLabel(h: HostSummary): string {
   const who = h.role === h.address ? h.role : `${h.role} ${h.address}`;
   return `${who}${h.hostname && h.hostname !== h.address ? ` (${h.hostname})` : ''}`;
 }
+
+/** `0.94`: a similarity score as every report shows it. */
+export function similarityScore(score: number): string {
+  return score.toFixed(2);
+}
+
+/** How the similar issues were found, in one sentence (for the top of their section). */
+export function similarityNote(r: AnalysisResult): string {
+  const how = r.similarity.mode === 'embeddings' ? 'Embedding' : 'Lexical';
+  const n = r.similarity.candidates;
+  return `${how} matching of ${n} candidate log template${n === 1 ? '' : 's'} against the known-issue knowledge base; a similar issue is a lead to check, not a diagnosis.`;
+}
+
