@@ -1,10 +1,11 @@
-// The Markdown report for tickets and GitHub: verdict, stage table, findings with fenced evidence and fix steps; log text stays inside its block.
+// The Markdown report for tickets and GitHub: verdict, stage table, findings with fenced evidence and fix steps, similar known issues; log text stays inside its block.
 import type { AnalysisResult } from '../analysis/analyze.js';
 import type { Evidence, Finding } from '../rules/types.js';
+import type { SimilarIssue } from '../similarity/match.js';
 import type { StageStatus } from '../timeline/types.js';
 import { flatText, mdCell, mdCode, mdFence, mdRich, mdText, safeUrl } from './escape.js';
 import { formatTime } from './inspect-text.js';
-import { evidenceLocation, findingHosts, hostLabel, isFailedStage, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
+import { evidenceLocation, findingHosts, hostLabel, isFailedStage, similarityNote, similarityScore, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
 
 const STATUS_ICON: Record<StageStatus, string> = { ok: '✅', failed: '❌', 'in-progress': '⏳', 'not-reached': '⏭️', unknown: '❔' };
 
@@ -53,6 +54,40 @@ function findingSection(f: Finding, n: number, rootCause: boolean): string {
   return out.join('\n');
 }
 
+/** The bundle lines a similar issue matched, as one fenced block: `file:line (score)`, then the line marked `>`. */
+function matchedBlock(issue: SimilarIssue): string {
+  const lines = issue.matchedLines.flatMap((m) => [`${flatText(evidenceLocation(m), 1000)} (similarity ${similarityScore(m.score)})`, `> ${flatText(m.text)}`]);
+  return mdFence(lines.join('\n'));
+}
+
+function similarSection(r: AnalysisResult, issue: SimilarIssue, n: number): string {
+  const used = issue.id === r.verdict.knownIssue;
+  const out: string[] = [];
+  out.push(`### ${n}. ${used ? '★ ' : ''}${mdCode(issue.id)}: ${mdText(issue.title, 300)}`);
+  out.push('');
+  out.push(
+    [
+      `**Similarity** ${similarityScore(issue.score)}`,
+      `**stage** ${mdCode(issue.stage)}`,
+      `**category** ${mdCode(issue.category)}`,
+      issue.rule ? `also covered by rule ${mdCode(issue.rule)}` : '',
+      used ? "**the verdict's category comes from it**" : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  );
+  if (issue.matchedLines.length > 0) out.push('', '**Matched lines**', '', matchedBlock(issue));
+  if (issue.fix.length > 0) {
+    out.push('', '**Fix**', '');
+    issue.fix.forEach((step, i) => out.push(`${i + 1}. ${mdRich(step)}`));
+  }
+  if (issue.references.length > 0) {
+    out.push('', '**References**', '');
+    for (const ref of issue.references) out.push(`- ${reference(ref)}`);
+  }
+  return out.join('\n');
+}
+
 function stageTable(r: AnalysisResult): string {
   const rows = ['| # | Stage | Status | Start (UTC) | End (UTC) | Hosts | Decided by |', '|---:|---|---|---|---|---|---|'];
   r.stages.forEach((s, i) => {
@@ -97,6 +132,11 @@ export function renderMarkdown(r: AnalysisResult): string {
   if (r.suppressed.length > 0) {
     out.push('', `## Suppressed (${r.suppressed.length})`, '');
     for (const s of r.suppressed) out.push(`- ${mdCode(s.finding.ruleId)}: ${mdText(s.finding.title, 200)} (reason: ${mdText(s.reason, 300)})`);
+  }
+
+  if (r.similar.length > 0) {
+    out.push('', `## Similar known issues (${r.similar.length})`, '', mdText(similarityNote(r)));
+    r.similar.forEach((issue, i) => out.push('', similarSection(r, issue, i + 1)));
   }
 
   const rules = r.rules;
