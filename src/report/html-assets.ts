@@ -5,7 +5,7 @@ export const REPORT_CSS = `
 :root {
   --fg: #1d2939; --muted: #667085; --line: #d0d5dd; --bg: #ffffff; --panel: #f9fafb;
   --ok: #12b76a; --failed: #d92d20; --progress: #f79009; --not-reached: #98a2b3; --unknown: #d0d5dd;
-  --critical: #7a0916; --error: #d92d20; --warning: #b54708; --info: #175cd3;
+  --critical: #7a0916; --error: #d92d20; --warning: #b54708; --info: #175cd3; --similar: #6941c6;
   --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
 }
 * { box-sizing: border-box; }
@@ -85,6 +85,10 @@ article.finding.sev-warning { border-left-color: #f79009; }
 article.finding .rule { color: var(--muted); margin-left: 6px; }
 article.finding .meta { color: var(--muted); font-size: 0.85rem; margin: 4px 0; }
 article.finding .message { margin: 6px 0; }
+article.known-issue { border: 1px solid var(--line); border-left: 6px solid var(--similar); border-radius: 8px; padding: 12px 16px; margin: 0 0 14px; background: #fff; }
+article.known-issue .rule { color: var(--muted); margin-left: 6px; }
+article.known-issue .meta { color: var(--muted); font-size: 0.85rem; margin: 4px 0; }
+.badge.score { background: var(--similar); text-transform: none; }
 ol.evidence { list-style: none; padding: 0; margin: 0; }
 ol.evidence > li { margin: 0 0 10px; }
 .loc { font-size: 0.85rem; color: var(--muted); }
@@ -102,7 +106,7 @@ footer { margin-top: 40px; color: var(--muted); font-size: 0.8rem; }
   html { font-size: 11pt; }
   body { max-width: none; padding: 0; }
   nav.toc, form.filters, .filter-status { display: none !important; }
-  .verdict, article.finding, table, .gantt { break-inside: avoid; }
+  .verdict, article.finding, article.known-issue, table, .gantt { break-inside: avoid; }
   h2, h3 { break-after: avoid; }
   details > summary { display: none; }
   details::details-content { content-visibility: visible; display: block; }

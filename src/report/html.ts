@@ -1,13 +1,26 @@
-// The self-contained HTML report: verdict banner, per-host stage strip, findings by stage with evidence and context, filters; strict CSP, every bundle string escaped.
+// The self-contained HTML report: verdict banner, per-host stage strip, findings by stage with evidence and context, filters, similar known issues; strict CSP, every bundle string escaped.
 import { createHash } from 'node:crypto';
 import type { AnalysisResult } from '../analysis/analyze.js';
 import type { Evidence, Finding } from '../rules/types.js';
+import type { SimilarIssue } from '../similarity/match.js';
 import type { StageId } from '../taxonomy.js';
 import type { StageState } from '../timeline/types.js';
 import { html, joinHtml, jsonIsland, safeUrl, SafeHtml, splitCode } from './escape.js';
 import { REPORT_CSS, REPORT_JS } from './html-assets.js';
 import { formatTime } from './inspect-text.js';
-import { evidenceLocation, findingHosts, findingsByStage, hostLabel, isFailedStage, SEVERITIES, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
+import {
+  evidenceLocation,
+  findingHosts,
+  findingsByStage,
+  hostLabel,
+  isFailedStage,
+  SEVERITIES,
+  similarityNote,
+  similarityScore,
+  STATUS_LABEL,
+  stageTitle,
+  verdictHeadline,
+} from './summary.js';
 
 function sha256(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -194,13 +207,18 @@ function evidenceItem(e: Evidence): SafeHtml {
   return html`<li><div class="loc"><code>${evidenceLocation(e)}</code>${e.time !== undefined ? html` · <time>${formatTime(e.time)}</time>` : ''}${e.host ? html` · ${e.host}` : ''}</div><pre class="line">${e.text}</pre>${context}</li>`;
 }
 
-function findingCard(f: Finding, id: string, rootCause: boolean): SafeHtml {
-  const hosts = findingHosts(f);
-  const when = f.firstTime !== undefined ? ` · ${formatTime(f.firstTime)}${f.lastTime !== undefined && f.lastTime !== f.firstTime ? ` to ${formatTime(f.lastTime)}` : ''}` : '';
-  const refs = f.references.map((ref) => {
+/** References as list items: a link when the text is an http(s) URL, plain text otherwise. */
+function referenceItems(references: readonly string[]): SafeHtml[] {
+  return references.map((ref) => {
     const url = safeUrl(ref);
     return url ? html`<li><a href="${url}" rel="noopener noreferrer">${ref}</a></li>` : html`<li>${ref}</li>`;
   });
+}
+
+function findingCard(f: Finding, id: string, rootCause: boolean): SafeHtml {
+  const hosts = findingHosts(f);
+  const when = f.firstTime !== undefined ? ` · ${formatTime(f.firstTime)}${f.lastTime !== undefined && f.lastTime !== f.firstTime ? ` to ${formatTime(f.lastTime)}` : ''}` : '';
+  const refs = referenceItems(f.references);
   return html`<article class="finding sev-${f.severity}" id="${id}" data-severity="${f.severity}" data-stage="${f.stage}" data-hosts="${JSON.stringify(hosts)}" data-rule="${f.ruleId}">
 <header><span class="badge sev-${f.severity}">${f.severity}</span> ${rootCause ? html`<span class="badge root">★ root cause</span> ` : ''}<h4>${f.title}</h4><code class="rule">${f.ruleId}</code></header>
 <p class="meta">category <code>${f.category}</code> · confidence ${f.confidence}${hosts.length > 0 ? ` · ${hosts.join(', ')}` : ''}${when}</p>
@@ -243,6 +261,35 @@ ${r.findings.length === 0 ? html`<p>None.</p>` : groups}
 </section>`;
 }
 
+// Similar known issues
+
+function similarCard(r: AnalysisResult, issue: SimilarIssue, id: string): SafeHtml {
+  const used = issue.id === r.verdict.knownIssue;
+  const lines = issue.matchedLines.map(
+    (m) => html`<li><div class="loc"><code>${evidenceLocation(m)}</code> · similarity ${similarityScore(m.score)}</div><pre class="line">${m.text}</pre></li>`,
+  );
+  const refs = referenceItems(issue.references);
+  return html`<article class="known-issue" id="${id}" data-known-issue="${issue.id}" data-stage="${issue.stage}">
+<header><span class="badge score">similarity ${similarityScore(issue.score)}</span> ${used ? html`<span class="badge root">★ verdict category</span> ` : ''}<h4>${issue.title}</h4><code class="rule">${issue.id}</code></header>
+<p class="meta">stage <code>${issue.stage}</code> · category <code>${issue.category}</code>${issue.rule ? html` · also covered by rule <code>${issue.rule}</code>` : ''}${used ? " · the verdict's category comes from it" : ''}</p>
+${lines.length > 0 ? html`<h5>Matched lines</h5><ol class="evidence">${lines}</ol>` : ''}
+${issue.fix.length > 0 ? html`<h5>Fix</h5><ol class="fix">${issue.fix.map((step) => html`<li>${richText(step)}</li>`)}</ol>` : ''}
+${refs.length > 0 ? html`<h5>References</h5><ul class="refs">${refs}</ul>` : ''}
+</article>`;
+}
+
+/** The known issues the logs look like; nothing when there are none. */
+function similarSection(r: AnalysisResult, prefix: string): SafeHtml {
+  if (r.similar.length === 0) return html``;
+  return html`<section class="similar" id="${prefix}-similar"><h2>Similar known issues (${r.similar.length})</h2>
+<p class="muted">${similarityNote(r)}</p>
+${joinHtml(
+    r.similar.map((issue, i) => similarCard(r, issue, `${prefix}-k${i + 1}`)),
+    '\n',
+  )}
+</section>`;
+}
+
 function restSections(r: AnalysisResult, prefix: string): SafeHtml {
   const parts: SafeHtml[] = [];
   if (r.suppressed.length > 0) {
@@ -252,6 +299,7 @@ function restSections(r: AnalysisResult, prefix: string): SafeHtml {
       )}</ul></section>`,
     );
   }
+  if (r.similar.length > 0) parts.push(similarSection(r, prefix));
   const rules = r.rules;
   parts.push(html`<section id="${prefix}-rules"><h2>Rules</h2><p>${rules.total} rules: ${rules.fired.length} fired, ${rules.passed.length} passed, ${rules.skipped.length} skipped for missing input${rules.errors.length > 0 ? `, ${rules.errors.length} failed to run` : ''}.</p>
 ${rules.skipped.length > 0 ? html`<ul>${rules.skipped.map((s) => html`<li><code>${s.ruleId}</code> skipped, missing: ${s.missing.join(', ')}</li>`)}</ul>` : ''}
@@ -274,7 +322,7 @@ function bundleSection(r: AnalysisResult, index: number): SafeHtml {
   const headline = v.status === 'failed' ? `FAILED at ${v.stage ?? 'an unknown stage'}` : verdictHeadline(r);
   const facts = [
     v.stage ? stageTitle(v.stage) : '',
-    v.category ? `category ${v.category}` : '',
+    v.category ? `category ${v.category}${v.knownIssue ? ` (from similarity to known issue ${v.knownIssue}; no rule decided it)` : ''}` : '',
     `confidence ${v.confidence}`,
     v.ciFailureMode ? `CI failure mode: ${v.ciFailureMode}` : '',
     v.rootCause ? `root cause rule ${v.rootCause}` : '',
@@ -288,7 +336,7 @@ function bundleSection(r: AnalysisResult, index: number): SafeHtml {
 <p class="summary">${richText(v.summary)}</p>
 <p class="hosts">${hosts.length > 0 ? `Hosts: ${hosts.join(', ')}` : 'No hosts found in the bundle.'}</p>
 </header>
-<nav class="toc"><a href="#${prefix}-timeline">Stage timeline</a><a href="#${prefix}-findings">Findings (${r.findings.length})</a><a href="#${prefix}-rules">Rules</a>${r.problems.length > 0 ? html`<a href="#${prefix}-problems">Could not read (${r.problems.length})</a>` : ''}</nav>
+<nav class="toc"><a href="#${prefix}-timeline">Stage timeline</a><a href="#${prefix}-findings">Findings (${r.findings.length})</a>${r.similar.length > 0 ? html`<a href="#${prefix}-similar">Similar known issues (${r.similar.length})</a>` : ''}<a href="#${prefix}-rules">Rules</a>${r.problems.length > 0 ? html`<a href="#${prefix}-problems">Could not read (${r.problems.length})</a>` : ''}</nav>
 <section class="timeline" id="${prefix}-timeline"><h2>Stage timeline</h2>
 ${stageStrip(r, prefix)}
 ${stageTable(r)}
