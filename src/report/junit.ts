@@ -1,10 +1,11 @@
-// The JUnit XML report for CI dashboards: one test case per bootstrap stage, the failed stage a failure carrying the verdict and its evidence.
+// The JUnit XML report for CI dashboards: one test case per bootstrap stage, the failed stage a failure carrying the verdict, its evidence and the similar known issues.
 import type { AnalysisResult } from '../analysis/analyze.js';
 import type { Evidence, Finding } from '../rules/types.js';
+import type { SimilarIssue } from '../similarity/match.js';
 import type { StageState } from '../timeline/types.js';
 import { cdata, escapeXml, flatText } from './escape.js';
 import { formatTime } from './inspect-text.js';
-import { evidenceLocation, isFailedStage, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
+import { evidenceLocation, isFailedStage, similarityNote, similarityScore, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
 
 function attrs(values: Record<string, string | number | undefined>): string {
   return Object.entries(values)
@@ -29,6 +30,26 @@ function findingText(f: Finding, rootCause: boolean): string {
   return lines.join('\n');
 }
 
+function similarIssueText(r: AnalysisResult, issue: SimilarIssue, n: number): string {
+  const notes = [`stage ${issue.stage}`, `category ${issue.category}`, issue.rule ? `also covered by rule ${issue.rule}` : '', issue.id === r.verdict.knownIssue ? "the verdict's category comes from it" : ''];
+  const lines = [`  ${n}. ${issue.id} (similarity ${similarityScore(issue.score)}): ${flatText(issue.title)}`, `     ${notes.filter(Boolean).join(', ')}`];
+  for (const m of issue.matchedLines) lines.push(`     matched ${flatText(evidenceLocation(m), 1000)} (similarity ${similarityScore(m.score)})`, `       ${flatText(m.text, 1000)}`);
+  if (issue.fix.length > 0) lines.push('     fix:', ...issue.fix.map((step, i) => `       ${i + 1}. ${flatText(step)}`));
+  if (issue.references.length > 0) lines.push(`     references: ${issue.references.map((ref) => flatText(ref, 500)).join(' ')}`);
+  return lines.join('\n');
+}
+
+/** The similar known issues as plain text; empty when there are none. */
+function similarText(r: AnalysisResult): string {
+  if (r.similar.length === 0) return '';
+  return [`similar known issues (${r.similar.length}): ${similarityNote(r)}`, ...r.similar.map((issue, i) => similarIssueText(r, issue, i + 1))].join('\n');
+}
+
+/** Whether the similar issues go into the verdict's failure (else into the suite's system-out). */
+function similarInFailure(r: AnalysisResult): boolean {
+  return r.verdict.status === 'failed' && r.stages.some((s) => s.id === r.verdict.stage);
+}
+
 function testcase(r: AnalysisResult, s: StageState, index: number): string {
   const findings = r.findings.filter((f) => f.stage === s.id);
   const open = `    <testcase${attrs({ classname: `bootlens.${r.bundle.name}`, name: `${String(index + 1).padStart(2, '0')} ${s.id}: ${stageTitle(s.id)}`, time: seconds(s) })}>`;
@@ -41,7 +62,14 @@ function testcase(r: AnalysisResult, s: StageState, index: number): string {
   if (isFailedStage(r, s)) {
     const isVerdict = r.verdict.stage === s.id;
     const message = isVerdict ? `${verdictHeadline(r)}: ${flatText(r.verdict.summary, 1000)}` : `stage ${s.id} failed${s.evidence[0] ? `: ${flatText(s.evidence[0].text, 500)}` : ''}`;
-    const text = [isVerdict ? flatText(r.verdict.summary) : '', ...stageLines, ...findings.map((f) => findingText(f, f.ruleId === r.verdict.rootCause))].filter(Boolean).join('\n\n');
+    const text = [
+      isVerdict ? flatText(r.verdict.summary) : '',
+      ...stageLines,
+      ...findings.map((f) => findingText(f, f.ruleId === r.verdict.rootCause)),
+      isVerdict ? similarText(r) : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     body.push(`      <failure${attrs({ message, type: isVerdict ? (r.verdict.category ?? 'unknown') : 'stage-failed' })}>${cdata(text)}</failure>`);
   } else if (s.status !== 'ok') {
     // Not passed either: a stage without evidence is unknown, never a green test.
@@ -66,6 +94,7 @@ function testsuite(r: AnalysisResult): string {
     'verdict.category': r.verdict.category,
     'verdict.confidence': r.verdict.confidence,
     'verdict.rootCause': r.verdict.rootCause,
+    'verdict.knownIssue': r.verdict.knownIssue,
     'verdict.ciFailureMode': r.verdict.ciFailureMode,
   };
   const properties = Object.entries(props)
@@ -73,12 +102,15 @@ function testsuite(r: AnalysisResult): string {
     .map(([name, value]) => `      <property${attrs({ name, value: String(value) })}/>`);
   const errors = r.rules.errors.map((e) => `rule ${e.ruleId} failed to run: ${flatText(e.error)}`);
   const problems = r.problems.map((p) => `could not read ${evidenceLocation(p)}: ${p.kind}: ${flatText(p.message)}`);
+  // With no failed stage to carry them, the similar issues are the suite's output.
+  const similar = similarInFailure(r) ? '' : similarText(r);
   return [
     `  <testsuite${attrs({ name: `bootlens: ${r.bundle.name}`, tests: r.stages.length, failures, errors: 0, skipped, time: total.toFixed(3) })}>`,
     '    <properties>',
     ...properties,
     '    </properties>',
     ...r.stages.map((s, i) => testcase(r, s, i)),
+    ...(similar ? [`    <system-out>${cdata(similar)}</system-out>`] : []),
     ...(errors.length + problems.length > 0 ? [`    <system-err>${cdata([...errors, ...problems].join('\n'))}</system-err>`] : []),
     '  </testsuite>',
   ].join('\n');
