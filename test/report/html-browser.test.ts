@@ -11,6 +11,7 @@ import { loadRules } from '../../src/rules/load-rules.js';
 import { tempDir } from '../support/fixture-bundle.js';
 import { HOSTILE, writeHostileBundle } from './hostile-bundle.js';
 import { failedResult } from './results.js';
+import { HOSTILE_MATCH, withSimilar } from './similar-results.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -27,12 +28,15 @@ interface Watch {
 let browser: Browser;
 let failedPage: string;
 let hostilePage: string;
+let similarPage: string;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does`);
   const dir = tempDir('bootlens-browser-');
   failedPage = join(dir, 'failed.html');
   writeFileSync(failedPage, renderHtml(await failedResult()));
+  similarPage = join(dir, 'similar.html');
+  writeFileSync(similarPage, renderHtml(await withSimilar(await failedResult())));
   const hostile = await writeHostileBundle();
   const { rules } = loadRules(hostile.rules);
   hostilePage = join(dir, 'hostile.html');
@@ -157,6 +161,36 @@ describe('HTML report in Chromium', () => {
     expect(await findings.count()).toBeGreaterThan(0);
     for (const f of await findings.all()) expect(await f.isVisible()).toBe(true);
     expect(await page.locator('form.filters').isVisible()).toBe(false);
+    expect(watch.errors).toEqual([]);
+    expect(watch.requests).toEqual([]);
+    await context.close();
+  });
+
+  it('shows similar known issues with their matched lines as text, untouched by the filters, under the CSP', async () => {
+    const { page, context, watch } = await open(similarPage);
+    await page.waitForTimeout(200);
+    const section = page.locator('section#b0-similar');
+    expect(await section.isVisible()).toBe(true);
+    expect(await section.locator('h2').textContent()).toBe('Similar known issues (2)');
+    const cards = section.locator('article.known-issue');
+    expect(await cards.count()).toBe(2);
+    expect(await cards.nth(1).locator('h4').textContent()).toBe('The registry rejects the pull secret when the bootstrap host pulls the release image');
+    expect(await cards.nth(1).locator('.badge.score').textContent()).toBe('similarity 0.55');
+    // The hostile log line is one text node in its <pre>: nothing in it became an element.
+    const pre = cards.nth(1).locator('pre.line');
+    expect(await pre.count()).toBe(1);
+    expect(await pre.locator('*').count()).toBe(0);
+    expect(await pre.textContent()).toContain(HOSTILE_MATCH.replace(/\u001b\[\d+m/g, ''));
+    expect(await page.locator('script').count()).toBe(2);
+    // The filters act on findings only.
+    await page.locator('form.filters input[name="severity"][value="error"]').uncheck();
+    for (const card of await cards.all()) expect(await card.isVisible()).toBe(true);
+    await page.locator('nav.toc a[href="#b0-similar"]').click();
+    await page.emulateMedia({ media: 'print' });
+    expect(await cards.first().isVisible()).toBe(true);
+    await page.emulateMedia({ media: 'screen' });
+    expect(watch.dialogs).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
     expect(watch.errors).toEqual([]);
     expect(watch.requests).toEqual([]);
     await context.close();
