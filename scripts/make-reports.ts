@@ -71,7 +71,8 @@ export async function makeReports(opts: MakeReportsOptions): Promise<string[]> {
   const rows: string[] = [];
   for (const s of chosen) {
     // Exactly what `bootlens analyze <bundle> --format md|html` prints: shipped rules, redacted.
-    const result = redactDeep(await analyzeBundle(s.bundle, { rules, version: opts.version ?? VERSION }));
+    // As `bootlens analyze` runs by default: with lexical similarity.
+    const result = redactDeep(await analyzeBundle(s.bundle, { rules, version: opts.version ?? VERSION, similarity: { mode: 'lexical' } }));
     const md = join(opts.outDir, `${s.scenario}.md`);
     const page = join(opts.outDir, `${s.scenario}.html`);
     writeFileSync(md, renderMarkdownReport([result]));
