@@ -22,6 +22,14 @@ function reference(ref: string): string {
   return url ? `<${url.replace(/[<>\s]/g, encodeURIComponent)}>` : mdText(ref);
 }
 
+/** Numbered fix steps and a list of references, each under its bold label when present. */
+function fixAndReferences(fix: readonly string[], references: readonly string[]): string[] {
+  const out: string[] = [];
+  if (fix.length > 0) out.push('', '**Fix**', '', ...fix.map((step, i) => `${i + 1}. ${mdRich(step)}`));
+  if (references.length > 0) out.push('', '**References**', '', ...references.map((ref) => `- ${reference(ref)}`));
+  return out;
+}
+
 function findingSection(f: Finding, n: number, rootCause: boolean): string {
   const out: string[] = [];
   out.push(`### ${n}. ${rootCause ? '★ ' : ''}${f.severity.toUpperCase()}: ${mdText(f.title, 300)} (${mdCode(f.ruleId)})`);
@@ -43,14 +51,7 @@ function findingSection(f: Finding, n: number, rootCause: boolean): string {
     out.push('', '**Evidence**');
     for (const e of f.evidence) out.push('', evidenceBlock(e));
   }
-  if (f.fix.length > 0) {
-    out.push('', '**Fix**', '');
-    f.fix.forEach((step, i) => out.push(`${i + 1}. ${mdRich(step)}`));
-  }
-  if (f.references.length > 0) {
-    out.push('', '**References**', '');
-    for (const ref of f.references) out.push(`- ${reference(ref)}`);
-  }
+  out.push(...fixAndReferences(f.fix, f.references));
   return out.join('\n');
 }
 
@@ -77,14 +78,7 @@ function similarSection(r: AnalysisResult, issue: SimilarIssue, n: number): stri
       .join(' · '),
   );
   if (issue.matchedLines.length > 0) out.push('', '**Matched lines**', '', matchedBlock(issue));
-  if (issue.fix.length > 0) {
-    out.push('', '**Fix**', '');
-    issue.fix.forEach((step, i) => out.push(`${i + 1}. ${mdRich(step)}`));
-  }
-  if (issue.references.length > 0) {
-    out.push('', '**References**', '');
-    for (const ref of issue.references) out.push(`- ${reference(ref)}`);
-  }
+  out.push(...fixAndReferences(issue.fix, issue.references));
   return out.join('\n');
 }
 
