@@ -1,0 +1,43 @@
+import { readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatTriageScaling, measureTriageScaling, prepareTriageBundles } from '../../bench/triage-scaling.js';
+import { tempDir } from '../support/fixture-bundle.js';
+
+describe('triage scaling bench', () => {
+  it('formats seconds, rate, speedup over one worker and the target', () => {
+    const text = formatTriageScaling([
+      { jobs: 1, seconds: 10, bundlesPerSecond: 4, cpuSeconds: 13 },
+      { jobs: 2, seconds: 5.5, bundlesPerSecond: 7.27, cpuSeconds: 10.5 },
+    ]);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Triage scaling: 40 bundles, \d+ cores/);
+    expect(lines[2].trim().split(/\s+/)).toEqual(['1', '10.00', '4.0', '1.00×', '13.00', '1.30']);
+    expect(lines[3].trim().split(/\s+/)).toEqual(['2', '5.50', '7.3', '1.82×', '10.50', '1.91']);
+    expect(lines).toContain('Target: 2 workers ≥ 1.7× one worker');
+    expect(lines.at(-1)).toBe('Measured: 2 workers 1.82× one worker (met)');
+    expect(formatTriageScaling([{ jobs: 1, seconds: 6, bundlesPerSecond: 5 }, { jobs: 2, seconds: 5, bundlesPerSecond: 6 }])).toContain('1.20× one worker (not met)');
+  });
+
+  it('generates a set once, copies it, and times the real CLI for each jobs value', async () => {
+    const dir = tempDir('bootlens-scaling-');
+    const options = { dir, scale: 1, count: 3, scenarios: ['release-pull-secret-rejected', 'okd-crio-opt-cni'] };
+    const bundles = await prepareTriageBundles(options);
+    expect(bundles.map((b) => basename(b))).toEqual(['001-release-pull-secret-rejected.tar.gz', '002-okd-crio-opt-cni.tar.gz', '003-release-pull-secret-rejected.tar.gz']);
+    // The generated bundle is kept for the next call (not generated again), and the copies are its bytes.
+    const folder = join(dir, 'x1', 'okd-crio-opt-cni');
+    const generated = join(folder, readdirSync(folder).find((n) => n.endsWith('.tar.gz'))!);
+    const before = statSync(generated).mtimeMs;
+    const again = await prepareTriageBundles(options);
+    expect(again).toEqual(bundles);
+    expect(statSync(generated).mtimeMs).toBe(before);
+    expect(statSync(again[1]).size).toBe(statSync(generated).size);
+
+    const rows = await measureTriageScaling({ bundles, jobs: [1, 2], repeats: 1 });
+    expect(rows.map((r) => r.jobs)).toEqual([1, 2]);
+    for (const r of rows) {
+      expect(r.seconds).toBeGreaterThan(0);
+      expect(r.bundlesPerSecond).toBeCloseTo(3 / r.seconds, 1);
+    }
+  }, 120_000);
+});
