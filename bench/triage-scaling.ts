@@ -110,7 +110,6 @@ export async function prepareTriageBundles(options: PrepareOptions = {}): Promis
   const stamp = JSON.stringify({ scale, generator: generatorHash() });
   if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) rmSync(generated, { recursive: true, force: true });
   mkdirSync(generated, { recursive: true });
-  writeFileSync(stampFile, stamp);
 
   const missing = scenarios.filter((s) => !generatedBundle(join(generated, s)));
   let next = 0;
@@ -122,6 +121,8 @@ export async function prepareTriageBundles(options: PrepareOptions = {}): Promis
     }
   };
   await Promise.all(Array.from({ length: Math.min(availableParallelism(), missing.length) }, generateOne));
+  // Written only once every bundle is complete: an interrupted run starts over next time.
+  writeFileSync(stampFile, stamp);
 
   const sources = scenarios.map((s) => {
     const bundle = generatedBundle(join(generated, s));
