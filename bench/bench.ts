@@ -2,13 +2,14 @@
 // generator's --scale, then measures side by side the gzip floor (`gzip -dc`), what a person
 // does by hand (`tar -xzf` + `grep -rE` of the rules' patterns) and `bootlens analyze` (with
 // each similarity mode available): wall time, ratio to the floor, lines per second, peak RSS.
-// Usage: npm run bench [-- --sizes 100,1000] [-- --scenario NAME] [-- --model DIR (adds --similarity embeddings)]
+// Usage: npm run bench [-- --sizes 100,1000] [-- --scenario NAME] [-- --model DIR (adds --similarity embeddings)] [-- --triage no]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRules } from '../src/rules/load-rules.js';
 import { formatMiningBench, measureMining } from '../src/similarity/bench.js';
+import { formatTriageScaling, measureTriageScaling, prepareTriageBundles } from './triage-scaling.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 interface Measure {
@@ -148,6 +149,11 @@ async function main(): Promise<void> {
     const mining = await measureMining(largest, modelDir ? { modelDir } : {});
     console.log(`\n${formatMiningBench(mining)}`);
     rmSync(largest, { force: true });
+  }
+  if (arg('triage', 'yes') !== 'no') {
+    // Batch triage: the same set of bundles with one worker and with two.
+    const bundles = await prepareTriageBundles();
+    console.log(`\ntriage of ${bundles.length} generated bundles:\n${formatTriageScaling(await measureTriageScaling({ bundles, jobs: [1, 2] }))}`);
   }
 }
 

@@ -70,8 +70,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--merge', 'combine JSON-lines files from earlier or sharded runs instead of analyzing')
     .addOption(new Option('-f, --format <format>', 'summary format').choices(['text', 'md', 'json', 'html']).default('text'))
     .option('-o, --output <file>', 'write the summary there instead of stdout')
-    .option('--rules <dir>', 'rules folder')
-    .action(async (paths: string[], opts: Parameters<typeof runTriage>[1]) => setExit(await runTriage(paths, opts)));
+    .option('--rules <dir>', 'rules folder');
+  // Off by default: a CI fleet triages thousands of bundles; lexical classifies more of them.
+  addSimilarityOptions(program.commands[program.commands.length - 1], 'off').action(async (paths: string[], opts: Parameters<typeof runTriage>[1]) =>
+    setExit(await runTriage(paths, opts)),
+  );
 
   program
     .command('diff')

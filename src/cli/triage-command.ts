@@ -10,9 +10,10 @@ import { summarize } from '../triage/summary.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
 import { emit } from './output.js';
 import { Progress } from './progress.js';
+import { similarityOptionsFrom, type SimilarityFlags } from './similarity-flags.js';
 import { VERSION } from './version.js';
 
-export interface TriageCliOptions {
+export interface TriageCliOptions extends SimilarityFlags {
   jobs?: string;
   jsonl?: string;
   format: string;
@@ -46,6 +47,7 @@ export async function runTriage(args: string[], opts: TriageCliOptions): Promise
   if (opts.merge) {
     records = await mergeRecords(args);
   } else {
+    const similarity = similarityOptionsFrom(opts);
     const paths = await collectBundles(args);
     if (paths.length === 0) throw new UsageError('no bundles found in the given folders');
     const progress = new Progress(process.stderr, paths.length);
@@ -53,6 +55,7 @@ export async function runTriage(args: string[], opts: TriageCliOptions): Promise
       version: VERSION,
       ...(opts.rules ? { rulesDir: opts.rules } : {}),
       ...(opts.jobs ? { jobs: jobsOf(opts.jobs) } : {}),
+      similarity,
       onRecord: (r, done) => progress.tick(done, `${r.bundle}: ${r.status === 'unreadable' ? 'unreadable' : r.verdict?.status === 'failed' ? `${r.verdict.stage}/${r.verdict.category}` : r.verdict?.status}`),
     });
     progress.done();

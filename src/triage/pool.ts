@@ -24,7 +24,11 @@ export async function analyzeMany(paths: readonly string[], options: PoolOptions
   const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), paths.length));
   const records: TriageRecord[] = [];
   if (paths.length === 0) return records;
-  const init: WorkerInit = { version: options.version, ...(options.rulesDir ? { rulesDir: options.rulesDir } : {}) };
+  const init: WorkerInit = {
+    version: options.version,
+    ...(options.rulesDir ? { rulesDir: options.rulesDir } : {}),
+    ...(options.similarity ? { similarity: options.similarity } : {}),
+  };
   const url = workerUrl();
   let next = 0;
   await Promise.all(

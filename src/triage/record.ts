@@ -23,7 +23,9 @@ export interface TriageRecord {
   status: 'analyzed' | 'unreadable';
   error?: string;
   gatheredAt?: number;
-  verdict?: Pick<AnalysisResult['verdict'], 'status' | 'stage' | 'category' | 'confidence' | 'rootCause' | 'ciFailureMode'>;
+  verdict?: Pick<AnalysisResult['verdict'], 'status' | 'stage' | 'category' | 'confidence' | 'rootCause' | 'ciFailureMode' | 'knownIssue'>;
+  /** Ids of the known issues the logs looked like (with similarity on), best first. */
+  similar?: string[];
   signature?: Signature;
   findings?: string[];
   problems?: number;
@@ -58,6 +60,8 @@ export function recordOf(path: string, result: AnalysisResult): TriageRecord {
     findings: [...new Set(result.findings.map((f) => f.ruleId))],
     problems: result.problems.length,
   };
+  if (v.knownIssue) record.verdict = { ...record.verdict, knownIssue: v.knownIssue } as TriageRecord['verdict'];
+  if (result.similar.length > 0) record.similar = result.similar.map((s) => s.id);
   if (result.bundle.gatheredAt !== undefined) record.gatheredAt = result.bundle.gatheredAt;
   return record;
 }

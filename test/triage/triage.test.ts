@@ -74,6 +74,16 @@ describe('triage', () => {
     expect(s).toMatchObject({ total: 4, analyzed: 3, failed: 3, unclassified: 0, unclassifiedShare: 0 });
   });
 
+  it('with --similarity lexical, records the known issues each bundle looked like and groups the same', async () => {
+    const lexical = await analyzeMany(await collectBundles([dir]), { jobs: 2, version: 'test', similarity: { mode: 'lexical' } });
+    const byName = (rs: typeof records, n: string) => rs.find((r) => r.bundle === n)!;
+    expect(byName(lexical, 'ci-run-1.tar.gz').similar?.length ?? 0).toBeGreaterThan(0);
+    expect(records.every((r) => r.similar === undefined)).toBe(true);
+    expect(summarize(lexical).groups.map((g) => [g.count, g.signature.stage, g.signature.category])).toEqual(
+      summarize(records).groups.map((g) => [g.count, g.signature.stage, g.signature.category]),
+    );
+  });
+
   it('gives the same signature ids on a second run', async () => {
     const again = await analyzeMany(await collectBundles([dir]), { jobs: 1, version: 'test' });
     const ids = (rs: TriageRecord[]): string[] => rs.map((r) => `${r.bundle}=${r.signature?.id ?? '-'}`).sort();
