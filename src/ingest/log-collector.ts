@@ -97,6 +97,11 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
     return this.head.length < this.limits.headLines || this.pendingAfter.length > 0;
   }
 
+  /** Context is needed while a match may still be kept; never without filters. */
+  get wantsContext(): boolean {
+    return !this.filters.empty && this.matched.length < this.limits.matchedLines;
+  }
+
   /** Adds the byte count of a chunk (lines are counted as they come). */
   addBytes(n: number): void {
     this.bytes += n;

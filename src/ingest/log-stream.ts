@@ -49,6 +49,9 @@ function tappedConsumer(collector: LogCollector<LogLine>, taps: readonly ActiveT
     get wantsNext() {
       return collector.wantsNext;
     },
+    get wantsContext() {
+      return collector.wantsContext;
+    },
   };
 }
 

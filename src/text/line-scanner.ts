@@ -22,6 +22,11 @@ export interface LineConsumer {
   skip(count: number): void;
   /** Whether the next line must be handed over whatever it holds (head, context after a match). */
   readonly wantsNext: boolean;
+  /**
+   * Whether lines handed over need the lines before them (context of a match it would keep);
+   * false once it keeps no more matches. Absent: always.
+   */
+  readonly wantsContext?: boolean;
 }
 
 export interface LineScannerOptions {
@@ -195,8 +200,11 @@ export class LineScanner {
     const line = this.decodeSlot(this.slotBack(0));
     const before = Math.min(this.pending - 1, this.ringFill - 1);
     // Every line handed over comes with its context: a match right after it needs it too.
-    let k = Math.min(before, this.options.contextBefore);
+    const context = this.consumer.wantsContext !== false;
+    let k = context ? Math.min(before, this.options.contextBefore) : 0;
     const continues = this.options.continues;
+    // A matching continuation line needs its entry's first line (its time), and so does the
+    // last line of the log (where the log ends).
     if (continues && withEntry && continues(line.raw)) k = Math.max(k, this.entryStart(before));
     this.flush(k, true);
     this.pending = 0;

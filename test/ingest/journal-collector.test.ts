@@ -113,7 +113,12 @@ describe('JournalCollector', () => {
       fc.property(
         fc.array(fc.nat(entries.length - 1), { maxLength: 120 }),
         fc.integer({ min: 1, max: 300 }),
-        fc.record({ tailLines: fc.integer({ min: 0, max: 12 }), headLines: fc.integer({ min: 0, max: 5 }), contextLines: fc.integer({ min: 0, max: 3 }) }),
+        fc.record({
+          tailLines: fc.integer({ min: 0, max: 12 }),
+          headLines: fc.integer({ min: 0, max: 5 }),
+          contextLines: fc.integer({ min: 0, max: 3 }),
+          matchedLines: fc.integer({ min: 0, max: 4 }),
+        }),
         (picks, chunk, limits) => {
           const text = picks.map((i) => entries[i]).join('\n');
           const { hostnames: _h1, ...passed } = collect(text, limits, chunk);
