@@ -1,5 +1,4 @@
 // The self-contained HTML report: verdict banner, per-host stage strip, findings by stage with evidence and context, filters, similar known issues; strict CSP, every bundle string escaped.
-import { createHash } from 'node:crypto';
 import type { AnalysisResult } from '../analysis/analyze.js';
 import type { Evidence, Finding } from '../rules/types.js';
 import type { SimilarIssue } from '../similarity/match.js';
@@ -7,6 +6,7 @@ import type { StageId } from '../taxonomy.js';
 import type { StageState } from '../timeline/types.js';
 import { html, joinHtml, jsonIsland, safeUrl, SafeHtml, splitCode } from './escape.js';
 import { REPORT_CSS, REPORT_JS } from './html-assets.js';
+import { pageHead, pagePolicy } from './html-page.js';
 import { formatTime } from './inspect-text.js';
 import {
   evidenceLocation,
@@ -22,16 +22,9 @@ import {
   verdictHeadline,
 } from './summary.js';
 
-function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-}
-
-/**
- * The page's policy: nothing loads from anywhere; the one stylesheet and the one script run
- * because their hashes are named; images only as data: URLs.
- */
+/** The analyze report's policy: its one stylesheet and one script, named by hash. */
 export function contentSecurityPolicy(): string {
-  return [`default-src 'none'`, `style-src ${sha256(REPORT_CSS)}`, `script-src ${sha256(REPORT_JS)}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+  return pagePolicy(REPORT_CSS, REPORT_JS);
 }
 
 /** `57s`, `4m 12s`, `1h 01m`. */
@@ -350,19 +343,7 @@ ${jsonIsland(`${prefix}-data`, filterData(r), 'bl-data')}
 /** Renders results as one self-contained HTML document (a section per bundle). */
 export function renderHtmlReport(results: readonly AnalysisResult[]): string {
   const title = results.length === 1 ? `bootlens: ${results[0].bundle.name}: ${verdictHeadline(results[0])}` : `bootlens: ${results.length} bundles`;
-  const doc = html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${SafeHtml.trusted(contentSecurityPolicy()) /* constants and base64 hashes only */}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="bootlens ${results[0]?.tool.version ?? ''}">
-<title>${title}</title>
-<link rel="icon" href="data:,">
-<style>${SafeHtml.trusted(REPORT_CSS)}</style>
-</head>
-<body>
+  const doc = html`${pageHead({ title, version: results[0]?.tool.version ?? '', css: REPORT_CSS, js: REPORT_JS })}
 ${results.map((r, i) => bundleSection(r, i))}
 <footer>Written by bootlens from the bundle alone; nothing on this page is loaded from the network.</footer>
 <script>${SafeHtml.trusted(REPORT_JS)}</script>

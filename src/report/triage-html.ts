@@ -2,10 +2,10 @@
 // that could not be read, and per-signature details listing their bundles. No script; one
 // inline stylesheet named by its sha256 in a strict Content-Security-Policy; every string from
 // a bundle or a record goes through the `html` tag, which escapes it.
-import { createHash } from 'node:crypto';
 import type { TriageRecord } from '../triage/record.js';
 import type { SignatureGroup, TriageSummary } from '../triage/summary.js';
 import { html, SafeHtml } from './escape.js';
+import { pageHead, pagePolicy } from './html-page.js';
 import { formatTime } from './inspect-text.js';
 
 /** The page's only stylesheet: screen and print, no fonts or images from anywhere. */
@@ -58,16 +58,9 @@ footer { margin-top: 40px; color: var(--muted); font-size: 0.8rem; }
 }
 `;
 
-function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-}
-
-/**
- * The page's policy: nothing loads and nothing runs; the one stylesheet applies because its
- * hash is named (the favicon is an empty data: URL, so the browser asks for none).
- */
+/** The triage page's policy: nothing runs; its one stylesheet is named by hash. */
 export function triageContentSecurityPolicy(): string {
-  return [`default-src 'none'`, `style-src ${sha256(TRIAGE_CSS)}`, `script-src 'none'`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+  return pagePolicy(TRIAGE_CSS);
 }
 
 export interface TriageHtmlOptions {
@@ -185,19 +178,7 @@ ${
  */
 export function renderTriageHtml(summary: TriageSummary, records?: readonly TriageRecord[], options: TriageHtmlOptions = {}): string {
   const s = summary;
-  const doc = html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${SafeHtml.trusted(triageContentSecurityPolicy()) /* constants and base64 hashes only */}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="bootlens ${options.version ?? ''}">
-<title>bootlens triage: ${s.total} bundles, ${s.groups.length} signatures</title>
-<link rel="icon" href="data:,">
-<style>${SafeHtml.trusted(TRIAGE_CSS)}</style>
-</head>
-<body>
+  const doc = html`${pageHead({ title: `bootlens triage: ${s.total} bundles, ${s.groups.length} signatures`, version: options.version ?? '', css: TRIAGE_CSS })}
 <header>
 <h1>bootlens triage: ${s.total} ${s.total === 1 ? 'bundle' : 'bundles'}</h1>
 ${totals(s)}
