@@ -40,10 +40,18 @@ export interface SourceInstance {
   lines?: SourceLine[];
 }
 
-/** `etcd*` → /^etcd.*$/. */
+const GLOBS = new Map<string, RegExp>();
+
+/** `etcd*` → /^etcd.*$/; compiled once per glob (filters ask for every file of every bundle). */
 export function globToRegExp(glob: string): RegExp {
-  const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${escaped}$`);
+  let re = GLOBS.get(glob);
+  if (!re) {
+    const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    // No `g` flag: `test` keeps no state, so one instance serves every caller.
+    re = new RegExp(`^${escaped}$`);
+    if (GLOBS.size < 4096) GLOBS.set(glob, re);
+  }
+  return re;
 }
 
 function hostOk(scope: HostScope | undefined, role: HostRole | undefined): boolean {
