@@ -2,11 +2,11 @@
 // Rule whose line filters the reader applies in its single pass.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import yaml from 'js-yaml';
 import type { LineFilter } from '../ingest/line-filter.js';
 import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
-import { packageRoot } from '../util/package-root.js';
+import { schemaValidator } from '../util/schema.js';
 import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
 import { describeSource, matchedLines, resolveSource, sourceAppliesTo, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
 import type { CheckResult, Evidence, Finding, Rule, RuleContext, RuleMeta } from './types.js';
@@ -42,15 +42,6 @@ export interface YamlRuleDoc extends Omit<RuleMeta, 'origin'> {
   examples?: { positive: RuleExample[]; negative: RuleExample[] };
 }
 
-let validator: ValidateFunction | undefined;
-
-function schemaValidator(): ValidateFunction {
-  if (!validator) {
-    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schema', 'rule.schema.json'), 'utf8')) as object;
-    validator = new Ajv({ allErrors: false, strict: false }).compile(schema);
-  }
-  return validator;
-}
 
 /** Parses YAML, remembering the line where each mapping and sequence starts. */
 function parseWithLines(text: string, file: string): { doc: unknown; lines: WeakMap<object, number> } {
@@ -111,7 +102,7 @@ function durationMs(text: string): number {
 export function loadRuleFile(file: string): YamlRuleDoc {
   const text = readFileSync(file, 'utf8');
   const { doc, lines } = parseWithLines(text, file);
-  const validate = schemaValidator();
+  const validate = schemaValidator('rule.schema.json');
   if (!validate(doc)) {
     const err = validate.errors?.[0];
     throw new RuleError(file, err ? lineOf(doc, lines, err.instancePath, text) : undefined, err ? describeAjv(err) : 'invalid rule');

@@ -2,11 +2,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import yaml from 'js-yaml';
 import { RuleError } from '../rules/yaml-rule.js';
 import { CATEGORIES, isCategoryId, isStageId, STAGES, type CategoryId, type StageId } from '../taxonomy.js';
 import { packageRoot } from '../util/package-root.js';
+import { schemaValidator } from '../util/schema.js';
 import { wordsOf, lineTemplate } from './tokens.js';
 
 /** One known issue, as validated from its file. */
@@ -36,15 +37,6 @@ export class KnowledgeBaseError extends RuleError {}
 /** Largest knowledge-base file read; entries are a few lines of YAML. */
 const MAX_FILE_BYTES = 256 * 1024;
 
-let validator: ValidateFunction | undefined;
-
-function schemaValidator(): ValidateFunction {
-  if (!validator) {
-    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schema', 'known-issue.schema.json'), 'utf8')) as object;
-    validator = new Ajv({ allErrors: false, strict: false }).compile(schema);
-  }
-  return validator;
-}
 
 /** The folder of known issues shipped with bootlens. */
 export function defaultKnowledgeBaseDir(): string {
@@ -105,7 +97,7 @@ export function parseKnownIssue(text: string, file: string): KnownIssue {
     const e = err as { mark?: { line: number }; reason?: string; message: string };
     throw new KnowledgeBaseError(file, e.mark ? e.mark.line + 1 : undefined, `YAML: ${e.reason ?? e.message}`);
   }
-  const validate = schemaValidator();
+  const validate = schemaValidator('known-issue.schema.json');
   if (!validate(doc)) {
     const err = validate.errors?.[0];
     throw new KnowledgeBaseError(file, err ? lineOfPointer(text, pointerOf(err)) : undefined, err ? describeAjv(err) : 'invalid entry');
