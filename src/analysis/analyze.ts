@@ -1,6 +1,7 @@
 // One analysis: rules' filters registered, the bundle read once, the timeline built, rules run,
 // suppressions applied, the verdict drawn. The result is what every reporter reads.
-import { readBundle, type LineObserver, type LineTap, type ReadOptions } from '../ingest/read-bundle.js';
+import { observersOf } from '../ingest/log-stream.js';
+import { readBundle, type ReadOptions } from '../ingest/read-bundle.js';
 import type { Bundle, ReadProblem } from '../model/types.js';
 import { runRules } from '../rules/engine.js';
 import type { Finding, Rule, RuleResult, Severity } from '../rules/types.js';
@@ -148,10 +149,6 @@ export async function readAndAnalyze(path: string, options: AnalyzeOptions): Pro
   return { bundle, result: analyzeModel(bundle, options, { mode, similar, candidates }) };
 }
 
-function observersOf(o: ReturnType<NonNullable<ReadOptions['observeLines']>>): (LineObserver | LineTap)[] {
-  if (o === undefined) return [];
-  return Array.isArray(o) ? [...(o as readonly (LineObserver | LineTap)[])] : [o as LineObserver | LineTap];
-}
 
 /** Reads a bundle with the rules' filters and analyzes it. */
 export async function analyzeBundle(path: string, options: AnalyzeOptions): Promise<AnalysisResult> {

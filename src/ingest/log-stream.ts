@@ -13,6 +13,15 @@ export interface LineTap {
   observe: LineObserver;
 }
 
+/** What a caller may give for one log: nothing, one observer or tap, or several. */
+export type LineObservers = LineObserver | LineTap | readonly (LineObserver | LineTap)[] | undefined;
+
+/** The observers and taps of `o`, as a list. */
+export function observersOf(o: LineObservers): (LineObserver | LineTap)[] {
+  if (o === undefined) return [];
+  return Array.isArray(o) ? [...(o as readonly (LineObserver | LineTap)[])] : [o as LineObserver | LineTap];
+}
+
 /**
  * A tap as the stream applies it: `literals` undefined means every line; `group` is the bit
  * the scan sets on a line holding one of its literals (each tap has its own).

@@ -31,9 +31,9 @@ import { DEFAULT_STRUCTURED_LIMITS, structuredRefusal, type StructuredLimits } f
 import { JournalCollector } from './journal-collector.js';
 import { ActiveFilters, CONTROL_PLANE_CONTAINER, type LineFilter, type LogTarget } from './line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from './log-collector.js';
-import { LogStream, type LineObserver, type LineTap } from './log-stream.js';
+import { LogStream, observersOf, type LineObserver, type LineObservers } from './log-stream.js';
 
-export type { LineObserver, LineTap } from './log-stream.js';
+export type { LineObserver, LineObservers, LineTap } from './log-stream.js';
 
 export interface ReadOptions {
   /** Lines to keep from large logs, registered by later layers (rules). */
@@ -52,7 +52,7 @@ export interface ReadOptions {
    * line, which costs a decode and a call per line; a tap with literals sees only the lines
    * holding one of them, found by the same scan as the rules' literals.
    */
-  observeLines?: (target: LogTarget) => LineObserver | LineTap | readonly (LineObserver | LineTap)[] | undefined;
+  observeLines?: (target: LogTarget) => LineObservers;
   /** Bytes of the bundle file read so far, of its size (for a progress bar). */
   onProgress?: ProgressSink;
 }
@@ -343,10 +343,7 @@ class Router {
     target: LogTarget,
     everyLine?: LineObserver,
   ): Promise<void> {
-    const extra = this.observeLines?.(target);
-    const observers = [everyLine, ...(Array.isArray(extra) ? (extra as readonly (LineObserver | LineTap)[]) : [extra as LineObserver | LineTap | undefined])].filter(
-      (o): o is LineObserver | LineTap => o !== undefined,
-    );
+    const observers = [...observersOf(everyLine), ...observersOf(this.observeLines?.(target))];
     const log = new LogStream(collector, this.maxLine, observers);
     try {
       for await (const chunk of body) log.push(chunk);
