@@ -13,6 +13,7 @@ import type { SimilarIssue, SimilarityMode } from '../similarity/match.js';
 import { decideVerdict, type Verdict } from '../verdict/verdict.js';
 import { SimilarityStep, type SimilarityOptions } from './similarity-step.js';
 import { applySuppressions, type Suppression } from './suppressions.js';
+import { bundleHosts } from '../model/walk.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -106,7 +107,7 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
   const sorted = sortFindings(kept);
   const similar = found?.similar ?? [];
   const verdict = decideVerdict({ timeline, findings: sorted, results, similar });
-  const hosts: HostSummary[] = [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters].map((h) => ({
+  const hosts: HostSummary[] = bundleHosts(bundle).map((h) => ({
     role: h.role,
     address: h.address,
     ...(h.hostname ? { hostname: h.hostname } : {}),

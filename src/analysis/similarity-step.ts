@@ -1,8 +1,9 @@
 // The similarity step of an analysis: mine the error-like lines as the reader streams them,
 // then match the templates new near the failure against the known-issue knowledge base.
 import type { LineTap } from '../ingest/read-bundle.js';
-import type { LogTarget } from '../ingest/line-filter.js';
-import type { Bundle, LogSummary } from '../model/types.js';
+import type { LogRef } from '../specs/source-id.js';
+import type { Bundle } from '../model/types.js';
+import { bundleLogs } from '../model/walk.js';
 import { createMiner, type TemplateMiner } from '../similarity/drain.js';
 import { loadKnowledgeBase, type KnownIssue } from '../similarity/knowledge-base.js';
 import { findSimilar, type SimilarIssue, type SimilarityMode } from '../similarity/match.js';
@@ -18,19 +19,6 @@ export interface SimilarityOptions {
   kb?: readonly KnownIssue[];
 }
 
-/** Every streamed log of a bundle's model. */
-export function bundleLogs(bundle: Bundle): LogSummary[] {
-  const out: LogSummary[] = [];
-  for (const h of [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters]) {
-    out.push(...Object.values(h.journals), ...Object.values(h.unitJournals), ...h.controlPlaneLogs);
-    for (const c of h.containers) if (c.log) out.push(c.log);
-  }
-  out.push(...bundle.serialLogs, ...bundle.clusterApiLogs);
-  if (bundle.gatherLog) out.push(bundle.gatherLog);
-  if (bundle.installerLog) out.push(bundle.installerLog);
-  return out;
-}
-
 /** One analysis's similarity: hand `tap` to the reader, then call `match` with the model. */
 export class SimilarityStep {
   private readonly miner: TemplateMiner | undefined;
@@ -40,7 +28,7 @@ export class SimilarityStep {
   }
 
   /** The reader's tap for a log: error-like lines only; undefined when similarity is off. */
-  tap(target: LogTarget): LineTap | undefined {
+  tap(target: LogRef): LineTap | undefined {
     return this.miner?.tap(target);
   }
 

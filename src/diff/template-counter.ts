@@ -1,6 +1,6 @@
 // Counts the templates of every line of every log while a bundle is read (bounded: past the
 // cap new templates are only counted as overflow).
-import type { LogTarget } from '../ingest/line-filter.js';
+import type { LogRef } from '../specs/source-id.js';
 import type { LineObserver } from '../ingest/read-bundle.js';
 import { templateOf } from '../text/template.js';
 
@@ -21,7 +21,7 @@ export class TemplateCounter {
   overflow = 0;
 
   /** The observer to hand to readBundle's `observeLines`. */
-  observer = (target: LogTarget): LineObserver => {
+  observer = (log: LogRef): LineObserver => {
     return (raw, line) => {
       if (raw.length === 0) return;
       const template = templateOf(raw.length > 2000 ? raw.slice(0, 2000) : raw);
@@ -29,7 +29,7 @@ export class TemplateCounter {
       if (seen) {
         seen.count++;
       } else if (this.templates.size < MAX_TEMPLATES) {
-        this.templates.set(template, { template, count: 1, file: target.file, line, text: raw.slice(0, MAX_EXAMPLE) });
+        this.templates.set(template, { template, count: 1, file: log.file, line, text: raw.slice(0, MAX_EXAMPLE) });
       } else {
         this.overflow++;
       }

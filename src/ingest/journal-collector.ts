@@ -1,6 +1,6 @@
 // Reads a `journalctl` text file: boot and empty markers, continuation lines, hostnames and
 // systemd's own lines about the unit, on top of the bounded log summary.
-import type { Journal, JournalBoot, JournalLine, LogKind, SourceRef } from '../model/types.js';
+import type { Journal, JournalBoot, JournalLine, SourceId, SourceRef } from '../model/types.js';
 import { parseJournalLine, parseJournalMarker } from '../text/journal-line.js';
 import { detach } from '../text/lines.js';
 import type { GroupedLiteral } from '../text/literal-search.js';
@@ -41,15 +41,17 @@ export class JournalCollector extends LogCollector<JournalLine> {
   private hostToken = '';
   private hostAt = -1;
 
+  private readonly unit: string;
+
   constructor(
     source: SourceRef,
-    kind: Extract<LogKind, 'journal' | 'unit-status-journal'>,
-    private readonly unit: string,
+    sourceId: SourceId,
     filters: ActiveFilters,
     limits: LogLimits,
     private readonly referenceTime: number | undefined,
   ) {
-    super(source, kind, filters, limits, (raw, line) => this.parseEntry(raw, line));
+    super(source, sourceId, filters, limits, (raw, line) => this.parseEntry(raw, line));
+    this.unit = sourceId.unit ?? '';
   }
 
   private parseEntry(raw: string, line: number): JournalLine {

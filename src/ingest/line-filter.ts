@@ -1,25 +1,12 @@
 // Line filters: what a later layer (the rule engine) asks the reader to keep from huge logs.
 // The reader keeps only lines some filter wants, so memory stays flat whatever the log size.
-import type { HostRole, LogKind } from '../model/types.js';
-
-/** The log a line belongs to, as filters see it. */
-export interface LogTarget {
-  kind: LogKind;
-  file: string;
-  hostRole?: HostRole;
-  /** Journal unit (`bootkube`), for journals. */
-  unit?: string;
-  /** Container name, for container logs. */
-  container?: string;
-}
-
-/** The container name given to the logs of `bootstrap/containers/bootstrap-control-plane/`. */
-export const CONTROL_PLANE_CONTAINER = 'bootstrap-control-plane';
+import type { SourceId } from '../specs/source-id.js';
 
 export interface LineFilter {
+  /** Made by `filterId` (specs/source-id.ts). */
   id: string;
   /** Whether the filter reads this log at all; decided once per file. */
-  appliesTo(target: LogTarget): boolean;
+  appliesTo(source: SourceId): boolean;
   /** Cheap prefilter: the raw line must contain one of these (case-sensitive). Empty: every line. */
   literals: readonly string[];
   /** The precise test, run only on lines that passed the literals. */
@@ -31,8 +18,8 @@ export class ActiveFilters {
   private readonly filters: readonly LineFilter[];
   private allLiterals: string[] | undefined;
 
-  constructor(all: readonly LineFilter[], target: LogTarget) {
-    this.filters = all.filter((f) => f.appliesTo(target));
+  constructor(all: readonly LineFilter[], source: SourceId) {
+    this.filters = all.filter((f) => f.appliesTo(source));
   }
 
   get empty(): boolean {

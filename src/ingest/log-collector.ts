@@ -1,6 +1,6 @@
 // Reads one log line by line and keeps a bounded summary: counts, time range, head, tail and
 // the lines registered filters asked for. Lines are parsed only when kept.
-import type { LogFormat, LogKind, LogLine, LogSummary, MatchedLine, SourceRef } from '../model/types.js';
+import type { LogFormat, LogKind, LogLine, LogSummary, MatchedLine, SourceId, SourceRef } from '../model/types.js';
 import { detach } from '../text/lines.js';
 import type { GroupedLiteral } from '../text/literal-search.js';
 import type { LineConsumer, RawLine } from '../text/line-scanner.js';
@@ -52,13 +52,17 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
   /** Matches still collecting lines after them. */
   private pendingAfter: MatchedLine<L>[] = [];
 
+  protected readonly kind: LogKind;
+
   constructor(
     protected readonly source: SourceRef,
-    protected readonly kind: LogKind,
+    protected readonly sourceId: SourceId,
     protected readonly filters: ActiveFilters,
     protected readonly limits: LogLimits,
     protected readonly parse: LineParser<L>,
-  ) {}
+  ) {
+    this.kind = sourceId.kind;
+  }
 
   /** Lines taken so far (handed over or skipped). */
   get lines(): number {
@@ -214,6 +218,7 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
     const tail = this.buildTail();
     const summary: LogSummary<L> = {
       source: this.source,
+      sourceId: this.sourceId,
       kind: this.kind,
       format: this.dominantFormat(),
       bytes: this.bytes,

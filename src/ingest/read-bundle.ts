@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DEFAULT_READ_LIMITS, InputError, walkBundle, type BundleFile, type ProgressSink, type ReadLimits } from '../archive/walk-bundle.js';
-import type { Bundle, LogKind, LogLine, LogSummary, ReadProblem, SourceRef } from '../model/types.js';
+import type { Bundle, LogLine, LogSummary, ReadProblem, SourceRef } from '../model/types.js';
 import { parseCertificates } from '../parsers/certificates.js';
 import { parseCrictlInspect, parsePodmanInspect } from '../parsers/container-inspect.js';
 import { parseEtcdEndpointHealth, parseEtcdMemberList, sniffEtcdctlOutput } from '../parsers/etcdctl.js';
@@ -24,12 +24,13 @@ import type { Parsed } from '../parsers/parsed.js';
 import { parseServiceRecords } from '../parsers/service-records.js';
 import { parseStaticPods } from '../parsers/static-pod.js';
 import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
-import { classifyPath, type HostSelector, type SourceSpec } from '../specs/layout.js';
+import { classifyPath, logSource, type HostSelector, type SourceSpec } from '../specs/layout.js';
+import type { LogRef, SourceId } from '../specs/source-id.js';
 import { gatherIdTime } from '../text/time.js';
 import { BundleBuilder } from './bundle-builder.js';
 import { DEFAULT_STRUCTURED_LIMITS, structuredRefusal, type StructuredLimits } from './structured-limits.js';
 import { JournalCollector } from './journal-collector.js';
-import { ActiveFilters, CONTROL_PLANE_CONTAINER, type LineFilter, type LogTarget } from './line-filter.js';
+import { ActiveFilters, type LineFilter } from './line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from './log-collector.js';
 import { LogStream, observersOf, type LineObserver, type LineObservers } from './log-stream.js';
 
@@ -52,7 +53,7 @@ export interface ReadOptions {
    * line, which costs a decode and a call per line; a tap with literals sees only the lines
    * holding one of them, found by the same scan as the rules' literals.
    */
-  observeLines?: (target: LogTarget) => LineObservers;
+  observeLines?: (log: LogRef) => LineObservers;
   /** Bytes of the bundle file read so far, of its size (for a progress bar). */
   onProgress?: ProgressSink;
 }
@@ -123,7 +124,7 @@ class Router {
     const spec = cls.spec;
     if (!spec) {
       this.builder.otherFiles++;
-      if (/(^|\/)(cluster-scoped-resources|namespaces)\//.test(file.logicalPath)) this.mustGatherLike++;
+      if (cls.mustGather) this.mustGatherLike++;
       return;
     }
     this.classified++;
@@ -138,12 +139,13 @@ class Router {
 
   private async route(spec: SourceSpec, file: BundleFile, source: SourceRef): Promise<void> {
     const b = this.builder;
+    const id = logSource(spec);
     switch (spec.kind) {
       case 'journal':
       case 'unit-status-journal': {
-        const target: LogTarget = { kind: spec.kind, file: file.path, hostRole: spec.host.role, unit: spec.unit };
-        const collector = new JournalCollector(source, spec.kind, spec.unit, this.active(target), this.logLimits, this.referenceTime);
-        await this.stream(file.body, collector, target);
+        const sourceId = id as SourceId;
+        const collector = new JournalCollector(source, sourceId, this.active(sourceId), this.logLimits, this.referenceTime);
+        await this.stream(file.body, collector, this.ref(file, sourceId));
         const journal = collector.journal();
         this.noteTruncation(journal);
         const host = b.host(spec.host);
@@ -152,30 +154,28 @@ class Router {
         return;
       }
       case 'container-log': {
-        const summary = await this.log(file, 'container', source, { hostRole: spec.host.role, container: spec.name });
+        const summary = await this.log(file, id as SourceId, source);
         b.container(spec.host, spec.runtime, spec.id, spec.name).log = summary;
         return;
       }
       case 'control-plane-log':
-        b.host(spec.host).controlPlaneLogs.push(
-          await this.log(file, 'container', source, { hostRole: spec.host.role, container: CONTROL_PLANE_CONTAINER }),
-        );
+        b.host(spec.host).controlPlaneLogs.push(await this.log(file, id as SourceId, source));
         return;
       case 'serial-log':
-        b.serialLogs.push(await this.log(file, 'serial', source, {}));
+        b.serialLogs.push(await this.log(file, id as SourceId, source));
         return;
       case 'clusterapi-log':
-        b.clusterApiLogs.push(await this.log(file, 'clusterapi', source, {}));
+        b.clusterApiLogs.push(await this.log(file, id as SourceId, source));
         return;
       case 'gather-log': {
         const scanner = createGatherLogScanner();
-        const summary = await this.log(file, 'gather', source, {}, (raw, n) => void scanner.scan(raw, n));
+        const summary = await this.log(file, id as SourceId, source, (raw, n) => void scanner.scan(raw, n));
         b.gatherLog = { ...summary, kind: 'gather', ...scanner.facts() };
         return;
       }
       case 'installer-log': {
         const scanner = createInstallerLogScanner();
-        const summary = await this.log(file, 'installer', source, {}, (raw, n) => void scanner.scan(raw, n));
+        const summary = await this.log(file, id as SourceId, source, (raw, n) => void scanner.scan(raw, n));
         b.installerLog = { ...summary, kind: 'installer', ...scanner.facts() };
         return;
       }
@@ -318,32 +318,26 @@ class Router {
     }
   }
 
-  private active(target: LogTarget): ActiveFilters {
-    return new ActiveFilters(this.filters, target);
+  private active(sourceId: SourceId): ActiveFilters {
+    return new ActiveFilters(this.filters, sourceId);
   }
 
-  private async log(
-    file: BundleFile,
-    kind: LogKind,
-    source: SourceRef,
-    extra: Pick<LogTarget, 'hostRole' | 'container'>,
-    everyLine?: (raw: string, line: number) => void,
-  ): Promise<LogSummary> {
-    const target: LogTarget = { kind, file: file.path, ...extra };
-    const collector = new LogCollector<LogLine>(source, kind, this.active(target), this.logLimits, plainLineParser(this.referenceTime));
-    await this.stream(file.body, collector, target, everyLine);
+  private ref(file: BundleFile, sourceId: SourceId): LogRef {
+    const ref: LogRef = { file: file.path, source: sourceId };
+    if (this.referenceTime !== undefined) ref.referenceTime = this.referenceTime;
+    return ref;
+  }
+
+  private async log(file: BundleFile, sourceId: SourceId, source: SourceRef, everyLine?: (raw: string, line: number) => void): Promise<LogSummary> {
+    const collector = new LogCollector<LogLine>(source, sourceId, this.active(sourceId), this.logLimits, plainLineParser(this.referenceTime));
+    await this.stream(file.body, collector, this.ref(file, sourceId), everyLine);
     const summary = collector.summary();
     this.noteTruncation(summary);
     return summary;
   }
 
-  private async stream(
-    body: AsyncIterable<Buffer>,
-    collector: LogCollector<LogLine>,
-    target: LogTarget,
-    everyLine?: LineObserver,
-  ): Promise<void> {
-    const observers = [...observersOf(everyLine), ...observersOf(this.observeLines?.(target))];
+  private async stream(body: AsyncIterable<Buffer>, collector: LogCollector<LogLine>, ref: LogRef, everyLine?: LineObserver): Promise<void> {
+    const observers = [...observersOf(everyLine), ...observersOf(this.observeLines?.(ref))];
     const log = new LogStream(collector, this.maxLine, observers);
     try {
       for await (const chunk of body) log.push(chunk);

@@ -1,5 +1,8 @@
 // The typed model of one installer log bundle. Pure data: no rule logic lives here.
 // Every parsed item carries a SourceRef so findings can cite the file and line.
+import type { ContainerRuntime, LogKind, SourceId } from '../specs/source-id.js';
+
+export type { ContainerRuntime, HostSelector, LogKind, SourceId } from '../specs/source-id.js';
 
 /** Where a fact came from: the entry's path inside the bundle (nested archives joined with `!/`). */
 export interface SourceRef {
@@ -71,21 +74,14 @@ export type LogFormat =
   | 'json'
   | 'plain';
 
-export type LogKind =
-  | 'journal'
-  | 'unit-status-journal'
-  | 'container'
-  | 'serial'
-  | 'gather'
-  | 'installer'
-  | 'clusterapi';
-
 /**
  * A log read as a stream. Only a bounded part is kept: the head, the tail and the lines
  * that matched a registered line filter (see `LineFilter`); the rest is counted.
  */
 export interface LogSummary<L extends LogLine = LogLine> {
   source: SourceRef;
+  /** Which log this is (host, kind, unit or container), as the layout named its path. */
+  sourceId: SourceId;
   kind: LogKind;
   /** The format most of its lines were in. */
   format: LogFormat;
@@ -218,8 +214,6 @@ export interface StaticPod {
   hostPaths: HostPathVolume[];
   hostNetwork: boolean;
 }
-
-export type ContainerRuntime = 'cri-o' | 'podman';
 
 export interface Container {
   runtime: ContainerRuntime;

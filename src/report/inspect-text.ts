@@ -1,6 +1,7 @@
 // Renders what `bootlens inspect` found in a bundle as terminal tables. Reads the model only.
 import Table from 'cli-table3';
 import type { Bundle, Host, Journal, LogSummary, ServiceRecord } from '../model/types.js';
+import { bundleHosts } from '../model/walk.js';
 
 /** `2026-11-22 10:15:04Z`, or `-`. */
 export function formatTime(t: number | undefined): string {
@@ -39,7 +40,7 @@ function hostLabel(h: Host): string {
 }
 
 function hosts(bundle: Bundle): Host[] {
-  return [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters];
+  return bundleHosts(bundle);
 }
 
 function journalNote(j: Journal): string {

@@ -1,21 +1,23 @@
 // Helpers for TypeScript rules: one typed way to declare metadata, filters and a check, and a
 // classifier that names the category of an error text (shared by rules that read free text).
-import type { LineFilter, LogTarget } from '../ingest/line-filter.js';
-import type { Bundle, LogLine, LogSummary } from '../model/types.js';
-import { hostName } from './sources.js';
+import type { LineFilter } from '../ingest/line-filter.js';
+import type { Bundle, HostRole, LogLine, LogSummary } from '../model/types.js';
+import { bundleLogs, logHost } from '../model/walk.js';
+import { filterId } from '../specs/source-id.js';
+import { sourceAppliesTo, type RuleSource } from './sources.js';
 import type { CategoryId } from '../taxonomy.js';
 import type { CheckResult, Rule, RuleContext, RuleMeta } from './types.js';
 
 export interface RuleDefinition {
   meta: Omit<RuleMeta, 'origin'>;
-  /** Lines to keep from streamed logs: literals and optional pattern, over the logs `logs` selects. */
-  keep?: { name: string; literals: string[]; pattern?: RegExp; logs: (t: LogTarget) => boolean }[];
+  /** Lines to keep from streamed logs: literals and optional pattern, over the logs of `sources`. */
+  keep?: { name: string; literals: string[]; pattern?: RegExp; sources: RuleSource[] }[];
   check(ctx: RuleContext): CheckResult;
 }
 
 /** The filter id a TypeScript rule's `keep` entry gets. */
 export function keepId(ruleId: string, name: string): string {
-  return `${ruleId}#${name}`;
+  return filterId(ruleId, name);
 }
 
 /** A line a TypeScript rule's `keep` entry held, with its log and host. */
@@ -25,35 +27,22 @@ export interface KeptLine {
   host: string;
 }
 
-/**
- * The lines a rule's `keep` entry held, from the journals (and optionally container and serial
- * logs) of the hosts with the given roles.
- */
-export function keptLines(
-  bundle: Bundle,
-  ruleId: string,
-  name: string,
-  opts: { roles?: readonly ('bootstrap' | 'master')[]; containers?: boolean; serial?: boolean } = {},
-): KeptLine[] {
+/** The lines a rule's `keep` entry held, from the logs of the hosts with the given roles (all logs by default). */
+export function keptLines(bundle: Bundle, ruleId: string, name: string, roles?: readonly HostRole[]): KeptLine[] {
   const id = keepId(ruleId, name);
-  const roles = opts.roles ?? ['bootstrap', 'master'];
   const out: KeptLine[] = [];
-  const add = (log: LogSummary, host: string): void => {
-    for (const m of log.matched) if (m.filterIds.includes(id)) out.push({ log, line: m.entry, host });
-  };
-  for (const h of [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters]) {
-    if (!roles.includes(h.role)) continue;
-    for (const j of Object.values(h.journals)) add(j, hostName(h));
-    if (opts.containers) for (const c of h.containers) if (c.log) add(c.log, hostName(h));
+  for (const log of bundleLogs(bundle)) {
+    const role = log.sourceId.host?.role;
+    if (roles && (!role || !roles.includes(role))) continue;
+    for (const m of log.matched) if (m.filterIds.includes(id)) out.push({ log, line: m.entry, host: logHost(log) });
   }
-  if (opts.serial) for (const s of bundle.serialLogs) add(s, s.source.file.split('/').pop() ?? 'serial');
   return out;
 }
 
 /** Declares a TypeScript rule. */
 export function defineRule(def: RuleDefinition): Rule {
   const filters: LineFilter[] = (def.keep ?? []).map((k) => {
-    const f: LineFilter = { id: keepId(def.meta.id, k.name), appliesTo: k.logs, literals: k.literals };
+    const f: LineFilter = { id: keepId(def.meta.id, k.name), appliesTo: (id) => k.sources.some((s) => sourceAppliesTo(s, id)), literals: k.literals };
     if (k.pattern) f.pattern = k.pattern;
     return f;
   });

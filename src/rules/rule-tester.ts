@@ -7,21 +7,17 @@ import { dirname, join } from 'node:path';
 import { readBundle } from '../ingest/read-bundle.js';
 import { buildTimeline } from '../timeline/build-timeline.js';
 import { contextFor } from './engine.js';
-import type { RuleSource, SourceInstance } from './sources.js';
+import { pathOf } from '../specs/layout.js';
+import { exampleSource, type RuleSource, type SourceInstance } from './sources.js';
 import type { RuleExample, YamlRule, YamlRuleDoc } from './yaml-rule.js';
 
 const ROOT = 'log-bundle-20261122111800';
-const CONTAINER_ID = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
 export interface ExampleFailure {
   ruleId: string;
   kind: 'positive' | 'negative';
   index: number;
   reason: string;
-}
-
-function concrete(glob: string): string {
-  return glob.replace(/\*/g, 'x').replace(/\?/g, 'x');
 }
 
 /** The source an example is written for: its `source` field, else the rule's first source of that kind. */
@@ -38,28 +34,10 @@ function sourceFor(doc: YamlRuleDoc, ex: RuleExample): RuleSource {
   return byKind ?? doc.sources[0];
 }
 
-/** Path inside the temp bundle where the example's lines are written. */
+/** Path inside the temp bundle where the example's lines are written: the layout's own path for the source. */
 function examplePath(source: RuleSource, ex: RuleExample): string | undefined {
-  const host = 'host' in source && source.host === 'master' ? 'control-plane/10.0.0.5' : 'bootstrap';
-  const hostDir = host === 'bootstrap' ? 'bootstrap' : host;
-  if ('journal' in source) return `${hostDir}/journals/${ex.unit ?? concrete(source.journal)}.log`;
-  if ('unit-status' in source) return host === 'bootstrap' ? `unit-status/${ex.unit ?? concrete(source['unit-status'])}.service.log` : `${host}/unit-status/${concrete(source['unit-status'])}.service.log`;
-  if ('container' in source) return `${hostDir}/containers/${ex.container ?? concrete(source.container)}-${CONTAINER_ID}.log`;
-  if ('log' in source) {
-    switch (source.log) {
-      case 'installer':
-        return '.openshift_install.log';
-      case 'gather':
-        return 'gather.log';
-      case 'serial':
-        return 'serial/master-0.log';
-      case 'clusterapi':
-        return 'clusterapi/kube-apiserver.log';
-      case 'control-plane':
-        return 'bootstrap/containers/bootstrap-control-plane/kube-apiserver.log';
-    }
-  }
-  return undefined;
+  const id = exampleSource(source, { ...(ex.unit ? { unit: ex.unit } : {}), ...(ex.container ? { container: ex.container } : {}) });
+  return id ? pathOf(id) : undefined;
 }
 
 /** Runs one example; returns the number of findings. */

@@ -1,7 +1,11 @@
 // The sources a rule reads, named logically (a journal unit, a container, the installer log,
-// service records, resources) and found in the model; also the read-time filter targets.
-import { CONTROL_PLANE_CONTAINER, type LogTarget } from '../ingest/line-filter.js';
-import type { Bundle, EpochMs, Host, HostRole, LogLine, LogSummary, MatchedLine } from '../model/types.js';
+// service records, resources), resolved through the one source vocabulary (specs/source-id.ts):
+// the same test decides which logs a rule's filters read and which logs it is given.
+import type { Bundle, EpochMs, HostRole, LogLine, LogSummary, MatchedLine, SourceId } from '../model/types.js';
+import { bundleHosts, bundleLogs, hostName, logHost } from '../model/walk.js';
+import { CONTROL_PLANE_CONTAINER } from '../specs/source-id.js';
+
+export { hostName } from '../model/walk.js';
 
 export type HostScope = 'bootstrap' | 'master' | 'any';
 export type LogName = 'installer' | 'gather' | 'serial' | 'clusterapi' | 'control-plane';
@@ -58,20 +62,48 @@ function hostOk(scope: HostScope | undefined, role: HostRole | undefined): boole
   return !scope || scope === 'any' || scope === role;
 }
 
-/** Whether a read-time log target belongs to this source (for line filters). */
-export function sourceAppliesTo(source: RuleSource, target: LogTarget): boolean {
-  if ('journal' in source) return target.kind === 'journal' && hostOk(source.host, target.hostRole) && globToRegExp(source.journal).test(target.unit ?? '');
+/** Whether a log (by its source id) belongs to a rule source: for line filters and for resolving. */
+export function sourceAppliesTo(source: RuleSource, id: SourceId): boolean {
+  const role = id.host?.role;
+  if ('journal' in source) return id.kind === 'journal' && hostOk(source.host, role) && globToRegExp(source.journal).test(id.unit ?? '');
   if ('unit-status' in source) {
-    return target.kind === 'unit-status-journal' && hostOk(source.host, target.hostRole) && globToRegExp(source['unit-status']).test(target.unit ?? '');
+    return id.kind === 'unit-status-journal' && hostOk(source.host, role) && globToRegExp(source['unit-status']).test(id.unit ?? '');
   }
   if ('container' in source) {
-    return target.kind === 'container' && hostOk(source.host, target.hostRole) && globToRegExp(source.container).test(target.container ?? '');
+    return id.kind === 'container' && id.container !== CONTROL_PLANE_CONTAINER && hostOk(source.host, role) && globToRegExp(source.container).test(id.container ?? '');
   }
   if ('log' in source) {
-    if (source.log === 'control-plane') return target.kind === 'container' && target.container === CONTROL_PLANE_CONTAINER;
-    return target.kind === source.log;
+    if (source.log === 'control-plane') return id.kind === 'container' && id.container === CONTROL_PLANE_CONTAINER;
+    return id.kind === source.log;
   }
   return false;
+}
+
+/** A glob made concrete: every wildcard becomes `x`. */
+function concrete(glob: string): string {
+  return glob.replace(/[*?]/g, 'x');
+}
+
+/**
+ * A log the rule source applies to (the reverse of `sourceAppliesTo`), for writing examples:
+ * globs made concrete unless a unit or container is named; undefined for records and resources.
+ */
+export function exampleSource(source: RuleSource, named: { unit?: string; container?: string } = {}): SourceId | undefined {
+  const host: SourceId['host'] = 'host' in source && source.host === 'master' ? { role: 'master', address: '10.0.0.5' } : { role: 'bootstrap' };
+  if ('journal' in source) return { kind: 'journal', host, unit: named.unit ?? concrete(source.journal) };
+  if ('unit-status' in source) return { kind: 'unit-status-journal', host, unit: named.unit ?? concrete(source['unit-status']) };
+  if ('container' in source) return { kind: 'container', host, runtime: 'cri-o', container: named.container ?? concrete(source.container) };
+  if ('log' in source) {
+    if (source.log === 'control-plane') return { kind: 'container', host: { role: 'bootstrap' }, container: CONTROL_PLANE_CONTAINER };
+    if (source.log === 'serial') return { kind: 'serial', console: 'master-0' };
+    return { kind: source.log };
+  }
+  return undefined;
+}
+
+/** Whether a rule source names a streamed log (not service records or resources). */
+function isLogSource(source: RuleSource): boolean {
+  return 'journal' in source || 'unit-status' in source || 'container' in source || 'log' in source;
 }
 
 /** A short label for a source, used in `skipped (missing: ...)`. */
@@ -85,14 +117,6 @@ export function describeSource(source: RuleSource): string {
   return `resources ${source.resource}`;
 }
 
-function hosts(bundle: Bundle, scope: HostScope | undefined): Host[] {
-  const all = [...(bundle.bootstrap ? [bundle.bootstrap] : []), ...bundle.masters];
-  return all.filter((h) => hostOk(scope, h.role));
-}
-
-export function hostName(h: Host): string {
-  return h.role === 'bootstrap' ? 'bootstrap' : h.address;
-}
 
 function conditionLines(file: string, name: string, conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: EpochMs }[]): SourceLine[] {
   return conditions.map((c) => {
@@ -147,31 +171,18 @@ export function resolveSource(bundle: Bundle, source: RuleSource): SourceInstanc
     if (lines) out.push({ label: `resources/${source.resource}`, lines });
     return out;
   }
-  if ('log' in source) {
-    const logs: LogSummary[] =
-      source.log === 'installer'
-        ? bundle.installerLog ? [bundle.installerLog] : []
-        : source.log === 'gather'
-          ? bundle.gatherLog ? [bundle.gatherLog] : []
-          : source.log === 'serial'
-            ? bundle.serialLogs
-            : source.log === 'clusterapi'
-              ? bundle.clusterApiLogs
-              : hosts(bundle, 'bootstrap').flatMap((h) => h.controlPlaneLogs);
-    return logs.map((log) => ({ label: log.source.file, log }));
+  if (isLogSource(source)) {
+    for (const log of bundleLogs(bundle)) {
+      if (!sourceAppliesTo(source, log.sourceId)) continue;
+      const instance: SourceInstance = { label: log.source.file, log };
+      if (log.sourceId.host) instance.host = logHost(log);
+      out.push(instance);
+    }
+    return out;
   }
-  for (const h of hosts(bundle, source.host)) {
+  for (const h of bundleHosts(bundle).filter((x) => hostOk('host' in source ? source.host : undefined, x.role))) {
     const host = hostName(h);
-    if ('journal' in source) {
-      const re = globToRegExp(source.journal);
-      for (const [unit, j] of Object.entries(h.journals)) if (re.test(unit)) out.push({ label: j.source.file, host, log: j });
-    } else if ('unit-status' in source) {
-      const re = globToRegExp(source['unit-status']);
-      for (const [unit, j] of Object.entries(h.unitJournals)) if (re.test(unit)) out.push({ label: j.source.file, host, log: j });
-    } else if ('container' in source) {
-      const re = globToRegExp(source.container);
-      for (const c of h.containers) if (c.log && re.test(c.name ?? '')) out.push({ label: c.log.source.file, host, log: c.log });
-    } else if ('service' in source) {
+    if ('service' in source) {
       const re = globToRegExp(source.service);
       for (const [name, record] of Object.entries(h.serviceRecords)) {
         if (!re.test(name)) continue;

@@ -1,12 +1,11 @@
 // Streaming Drain-style template miner with a bounded number of templates, fed by the reader's line observer.
 import { createHash } from 'node:crypto';
-import type { LogTarget } from '../ingest/line-filter.js';
+import { sourceHost, sourceName, type LogRef } from '../specs/source-id.js';
 import type { LineObserver, LineTap } from '../ingest/read-bundle.js';
 import type { LogKind } from '../model/types.js';
 import { parseJournalLine } from '../text/journal-line.js';
 import { detach } from '../text/lines.js';
 import { parseLogLine } from '../text/log-line.js';
-import { gatherIdTime } from '../text/time.js';
 import { ERROR_LITERALS, errorWeight, splitLine, templateTokens, WILDCARD, type LineLevel } from './tokens.js';
 
 /** Tuning of the miner; every field has a default. */
@@ -97,17 +96,17 @@ export interface MinerStats {
 
 /** A miner: hand `observer` to `readBundle`'s `observeLines`, then read its templates. */
 export interface TemplateMiner {
-  readonly observer: (target: LogTarget) => LineObserver | undefined;
+  readonly observer: (target: LogRef) => LineObserver | undefined;
   /**
    * Like `observer`, but sees only the lines holding an error word (`ERROR_LITERALS`), found by
    * the reader's own literal scan: templates that cannot read like a failure are never mined.
    * Counts and times are then those of error-like lines; `noteFileEnd` gives each file its end.
    */
-  readonly tap: (target: LogTarget) => LineTap | undefined;
+  readonly tap: (target: LogRef) => LineTap | undefined;
   /** A file's real end (its last line and time), for judging which templates are new and still seen. */
   noteFileEnd(file: string, lines: number, endTime: number | undefined): void;
   /** Feeds lines by hand (tests, `kb`); same as the observer of one log. */
-  observe(target: LogTarget, lines: Iterable<string>): void;
+  observe(target: LogRef, lines: Iterable<string>): void;
   templates(): MinedTemplate[];
   candidates(options?: CandidateOptions): CandidateTemplate[];
   stats(): MinerStats;
@@ -243,22 +242,6 @@ function keyOf(token: string): string {
   return token.charCodeAt(0) === 60 /* < */ || hasDigit(token) ? WILDCARD : token;
 }
 
-/** A stable label of the host a log belongs to, from its path in the bundle. */
-function hostOf(target: LogTarget): string {
-  const cp = /(?:^|\/)control-plane\/([^/]+)\//.exec(target.file);
-  if (cp) return cp[1];
-  if (target.hostRole === 'bootstrap' || /(?:^|\/)bootstrap\//.test(target.file)) return 'bootstrap';
-  if (target.kind === 'serial') {
-    const name = target.file.slice(target.file.lastIndexOf('/') + 1);
-    return `serial:${name.replace(/\.log$/, '')}`;
-  }
-  return target.hostRole ?? target.kind;
-}
-
-function referenceOf(file: string, fallback: number | undefined): number | undefined {
-  const m = /log-bundle-(\d{14})/.exec(file);
-  return (m ? gatherIdTime(m[1]) : undefined) ?? fallback;
-}
 
 function hashId(template: string): string {
   return createHash('sha1').update(template).digest('hex').slice(0, 12);
@@ -294,18 +277,18 @@ class Miner implements TemplateMiner {
     this.referenceTime = options.referenceTime;
   }
 
-  readonly observer = (target: LogTarget): LineObserver | undefined => {
-    if (!this.kinds.has(target.kind)) return undefined;
+  readonly observer = (target: LogRef): LineObserver | undefined => {
+    if (!this.kinds.has(target.source.kind)) return undefined;
     // The reader streams one file at a time: a new file means the previous ones are done.
     this.closeFiles();
     const index = this.files.length;
-    const journal = target.kind === 'journal' || target.kind === 'unit-status-journal';
+    const journal = target.source.kind === 'journal' || target.source.kind === 'unit-status-journal';
     const state: FileState = {
       file: target.file,
-      host: hostOf(target),
-      source: target.unit ?? target.container ?? target.kind,
+      host: sourceHost(target.source),
+      source: sourceName(target.source),
       journal,
-      referenceTime: referenceOf(target.file, this.referenceTime),
+      referenceTime: target.referenceTime ?? this.referenceTime,
       lines: 0,
       now: undefined,
       sinceParse: 0,
@@ -320,7 +303,7 @@ class Miner implements TemplateMiner {
     return (raw, line) => this.line(state, index, raw, line);
   };
 
-  readonly tap = (target: LogTarget): LineTap | undefined => {
+  readonly tap = (target: LogRef): LineTap | undefined => {
     const observe = this.observer(target);
     return observe ? { literals: ERROR_LITERALS, observe } : undefined;
   };
@@ -334,7 +317,7 @@ class Miner implements TemplateMiner {
     }
   }
 
-  observe(target: LogTarget, lines: Iterable<string>): void {
+  observe(target: LogRef, lines: Iterable<string>): void {
     const observer = this.observer(target);
     if (!observer) return;
     let n = 0;

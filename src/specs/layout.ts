@@ -1,7 +1,10 @@
 // The specs layer: maps a path inside a bundle to the logical source it holds, whatever the
-// installer release, nesting or packaging. Layout differences live here and nowhere else.
+// installer release, nesting or packaging, and back (a source's path, for tests and the corpus
+// layout). Layout differences live here and nowhere else.
+import { gatherIdTime } from '../text/time.js';
+import { CONTROL_PLANE_CONTAINER, type ContainerRuntime, type HostSelector, type LogRef, type SourceId } from './source-id.js';
 
-export type HostSelector = { role: 'bootstrap' } | { role: 'master'; address: string };
+export { hostKey, type HostSelector } from './source-id.js';
 
 export type NetworkFile = 'ip-addr' | 'ip-route' | 'hostname' | 'resolv.conf' | 'hosts';
 
@@ -33,6 +36,8 @@ export interface ClassifiedPath {
   bootstrapInPlace: boolean;
   /** The gather id from a `log-bundle-<ID>` segment, when present. */
   gatherId?: string;
+  /** The path is laid out as `oc adm must-gather` writes (a hint when nothing else is found). */
+  mustGather?: boolean;
 }
 
 const BUNDLE_SEGMENT = /^(?:cluster-)?log-bundle(?:-(.+))?$/;
@@ -146,8 +151,8 @@ function hostFile(rest: string[], host: HostSelector): SourceSpec | undefined {
     case 'containers':
       if (file === 'bootstrap-control-plane') return more.length > 0 ? { kind: 'control-plane-log', host } : undefined;
       if (more.length > 0) return undefined;
-      if (isEtcdOutput(file)) return { kind: 'etcd-output', host };
-      return containerSpec(file, host, 'cri-o');
+      // `etcd-member-<id>.log` is the 4.1-4.3 etcd container, not etcdctl output.
+      return containerSpec(file, host, 'cri-o') ?? (isEtcdOutput(file) ? { kind: 'etcd-output', host } : undefined);
     case 'pods':
       return more.length === 0 ? containerSpec(file, host, 'podman') : undefined;
     default: {
@@ -188,7 +193,10 @@ export function classifyPath(path: string): ClassifiedPath {
     return result;
   }
   const at = segs.findIndex((s) => ROOT_ANCHORS.has(s));
-  if (at < 0) return result;
+  if (at < 0) {
+    if (segs.includes('cluster-scoped-resources') || segs.includes('namespaces')) result.mustGather = true;
+    return result;
+  }
   const [anchor, ...rest] = segs.slice(at);
   const bootstrap: HostSelector = { role: 'bootstrap' };
   switch (anchor) {
@@ -228,7 +236,77 @@ export function classifyPath(path: string): ClassifiedPath {
   return result;
 }
 
-/** Master folder names are addresses or names; `control-plane/master/` is the single node's. */
-export function hostKey(host: HostSelector): string {
-  return host.role === 'bootstrap' ? 'bootstrap' : `master:${host.address}`;
+/** The log source a spec names; undefined for files that are not streamed logs. */
+export function logSource(spec: SourceSpec): SourceId | undefined {
+  switch (spec.kind) {
+    case 'journal':
+    case 'unit-status-journal':
+      return { kind: spec.kind, host: spec.host, unit: spec.unit };
+    case 'container-log':
+      return { kind: 'container', host: spec.host, runtime: spec.runtime, ...(spec.name ? { container: spec.name } : {}) };
+    case 'control-plane-log':
+      return { kind: 'container', host: spec.host, container: CONTROL_PLANE_CONTAINER, runtime: 'cri-o' };
+    case 'serial-log':
+      return { kind: 'serial', console: spec.host };
+    case 'clusterapi-log':
+      return { kind: 'clusterapi' };
+    case 'gather-log':
+      return { kind: 'gather' };
+    case 'installer-log':
+      return { kind: 'installer' };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The log a path holds, as the reader names it: its source id and the gather time its
+ * `log-bundle-<ID>` segment gives; undefined for paths that are not streamed logs.
+ */
+export function logRefOf(path: string): LogRef | undefined {
+  const cls = classifyPath(path);
+  const source = cls.spec ? logSource(cls.spec) : undefined;
+  if (!source) return undefined;
+  const ref: LogRef = { file: path, source };
+  const time = cls.gatherId ? gatherIdTime(cls.gatherId) : undefined;
+  if (time !== undefined) ref.referenceTime = time;
+  return ref;
+}
+
+/** A container id for paths made up from a name (tests, the corpus layout): stable per name. */
+function madeUpId(name: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0').repeat(8);
+}
+
+function hostDir(host: HostSelector | undefined): string {
+  return !host || host.role === 'bootstrap' ? 'bootstrap' : `control-plane/${host.address}`;
+}
+
+/**
+ * Where a source's file lives in a bundle, below `log-bundle-<ID>/` (the reverse of
+ * `classifyPath`): the path the gather scripts write it to. Containers get a made-up id.
+ */
+export function pathOf(source: SourceId, runtime: ContainerRuntime = source.runtime ?? 'cri-o'): string {
+  const dir = hostDir(source.host);
+  switch (source.kind) {
+    case 'journal':
+      return `${dir}/journals/${source.unit ?? 'unknown'}.log`;
+    case 'unit-status-journal':
+      return `${dir}/unit-status/${source.unit ?? 'unknown'}.service.log`;
+    case 'container': {
+      const name = source.container ?? 'container';
+      if (name === CONTROL_PLANE_CONTAINER) return `${dir}/containers/${CONTROL_PLANE_CONTAINER}/kube-apiserver.log`;
+      return runtime === 'podman' ? `${dir}/pods/${name}-${madeUpId(name)}.log` : `${dir}/containers/${name}-${madeUpId(name)}.log`;
+    }
+    case 'serial':
+      return `serial/${source.console ?? 'master-0'}-serial.log`;
+    case 'clusterapi':
+      return 'clusterapi/kube-apiserver.log';
+    case 'gather':
+      return 'gather.log';
+    case 'installer':
+      return '.openshift_install.log';
+  }
 }

@@ -4,6 +4,7 @@
 import type { LineFilter } from '../ingest/line-filter.js';
 import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun } from '../model/types.js';
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
+import { filterId } from '../specs/source-id.js';
 import { bootkubeStage, RELEASE_IMAGE_SERVICES } from './stage-map.js';
 import type { Evidence, StageState, StageStatus, Timeline } from './types.js';
 
@@ -25,8 +26,8 @@ type MarkerName = keyof typeof MARKERS;
 
 /** Line filters the reader must apply so the timeline sees bootkube's markers in any journal size. */
 export const TIMELINE_FILTERS: LineFilter[] = (Object.keys(MARKERS) as MarkerName[]).map((name) => ({
-  id: `timeline:${name}`,
-  appliesTo: (t) => (t.kind === 'journal' || t.kind === 'unit-status-journal') && t.hostRole === 'bootstrap' && t.unit === 'bootkube',
+  id: filterId('timeline', name),
+  appliesTo: (s) => (s.kind === 'journal' || s.kind === 'unit-status-journal') && s.host?.role === 'bootstrap' && s.unit === 'bootkube',
   literals: [MARKERS[name]],
 }));
 
@@ -39,7 +40,7 @@ function lineEvidence(j: Journal, l: JournalLine, host = 'bootstrap'): Evidence 
 /** Lines of a bootstrap journal carrying a marker, from its kept matches and its tail. */
 function markerLines(j: Journal | undefined, name: MarkerName): JournalLine[] {
   if (!j) return [];
-  const id = `timeline:${name}`;
+  const id = filterId('timeline', name);
   const seen = new Set<number>();
   const out: JournalLine[] = [];
   for (const m of j.matched) {

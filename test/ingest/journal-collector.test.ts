@@ -4,6 +4,7 @@ import { JournalCollector } from '../../src/ingest/journal-collector.js';
 import { ActiveFilters, type LineFilter } from '../../src/ingest/line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from '../../src/ingest/log-collector.js';
 import { LogStream } from '../../src/ingest/log-stream.js';
+import type { SourceId } from '../../src/specs/source-id.js';
 
 const REF = Date.UTC(2026, 10, 22, 11, 18);
 
@@ -25,12 +26,13 @@ const deadline: LineFilter = {
   literals: ['DeadlineExceeded', 'deadline exceeded'],
   pattern: /context deadline exceeded/,
 };
-const etcdctl: LineFilter = { id: 'etcdctl', appliesTo: (t) => t.kind === 'journal', literals: ['etcdctl failed'] };
-const other: LineFilter = { id: 'kubelet-only', appliesTo: (t) => t.unit === 'kubelet', literals: ['etcdctl'] };
+const BOOTKUBE: SourceId = { kind: 'journal', host: { role: 'bootstrap' }, unit: 'bootkube' };
+const etcdctl: LineFilter = { id: 'etcdctl', appliesTo: (s) => s.kind === 'journal', literals: ['etcdctl failed'] };
+const other: LineFilter = { id: 'kubelet-only', appliesTo: (s) => s.unit === 'kubelet', literals: ['etcdctl'] };
 
 function collect(text: string, limits: Partial<LogLimits> = {}, chunk = 7, everyLine = false) {
-  const filters = new ActiveFilters([deadline, etcdctl, other], { kind: 'journal', file: 'b/journals/bootkube.log', unit: 'bootkube' });
-  const c = new JournalCollector({ file: 'b/journals/bootkube.log' }, 'journal', 'bootkube', filters, { ...DEFAULT_LOG_LIMITS, ...limits }, REF);
+  const filters = new ActiveFilters([deadline, etcdctl, other], BOOTKUBE);
+  const c = new JournalCollector({ file: 'b/journals/bootkube.log' }, BOOTKUBE, filters, { ...DEFAULT_LOG_LIMITS, ...limits }, REF);
   // An observer of every line makes the scanner hand over all lines: the reference reading.
   const s = new LogStream(c, 4096, everyLine ? [() => undefined] : []);
   const bytes = Buffer.from(text);
@@ -147,8 +149,8 @@ describe('LogCollector on container logs', () => {
       '{"level":"warn","ts":"2026-11-22T10:15:40.100Z","caller":"wal/wal.go:805","msg":"slow fdatasync","took":"1.2s"}',
       'I1122 10:16:00.000001       1 main.go:10] shutting down',
     ].join('\n');
-    const filters = new ActiveFilters([{ id: 'slow', appliesTo: (t) => t.container === 'etcd', literals: ['slow fdatasync'] }], { kind: 'container', file: 'etcd.log', container: 'etcd' });
-    const c = new LogCollector({ file: 'etcd.log' }, 'container', filters, DEFAULT_LOG_LIMITS, plainLineParser(REF));
+    const filters = new ActiveFilters([{ id: 'slow', appliesTo: (s) => s.container === 'etcd', literals: ['slow fdatasync'] }], { kind: 'container', container: 'etcd' });
+    const c = new LogCollector({ file: 'etcd.log' }, { kind: 'container', container: 'etcd' }, filters, DEFAULT_LOG_LIMITS, plainLineParser(REF));
     const s = new LogStream(c, 4096);
     s.push(Buffer.from(text));
     s.end();
@@ -164,8 +166,8 @@ describe('LogCollector on container logs', () => {
 
 describe('LogStream taps', () => {
   it('shows each tap only the lines holding its own literals, with their line numbers', () => {
-    const filters = new ActiveFilters([], { kind: 'container', file: 'x.log', container: 'x' });
-    const c = new LogCollector({ file: 'x.log' }, 'container', filters, { ...DEFAULT_LOG_LIMITS, headLines: 0 }, plainLineParser(REF));
+    const filters = new ActiveFilters([], { kind: 'container', container: 'x' });
+    const c = new LogCollector({ file: 'x.log' }, { kind: 'container', container: 'x' }, filters, { ...DEFAULT_LOG_LIMITS, headLines: 0 }, plainLineParser(REF));
     const seen: Record<string, [string, number][]> = { a: [], b: [], all: [] };
     const s = new LogStream(c, 4096, [
       { literals: ['alpha-x'], observe: (raw, n) => seen.a.push([raw, n]) },

@@ -2,7 +2,8 @@
 // against the shipped knowledge base by the real lexical matcher, then put into real analysis results.
 import { join } from 'node:path';
 import { analyzeModel, readAndAnalyze, type AnalysisResult } from '../../src/analysis/analyze.js';
-import type { LogTarget } from '../../src/ingest/line-filter.js';
+import { logRefOf } from '../../src/specs/layout.js';
+import type { LogRef } from '../../src/specs/source-id.js';
 import { redactDeep } from '../../src/redact/redact.js';
 import { createMiner } from '../../src/similarity/drain.js';
 import { loadKnowledgeBase } from '../../src/similarity/knowledge-base.js';
@@ -17,7 +18,7 @@ const RELEASE = 'quay.io/openshift-release-dev/ocp-release';
 export const HOSTILE_MATCH = '</pre><script>alert(1)</script> ```` fence ``` [x](javascript:alert(1)) ]]> &amp; \u001b[31mred\u001b[0m';
 
 export const RELEASE_LOG = `${ROOT}/bootstrap/journals/release-image.log`;
-export const ETCD_LOG = `${ROOT}/bootstrap/containers/etcd-member-3f9a.log`;
+export const ETCD_LOG = `${ROOT}/bootstrap/containers/etcd-member-3f9a0c1d2e3f.log`;
 
 /**
  * release-image-download.sh failing on an unauthorized pull (journalctl short format, the
@@ -48,8 +49,8 @@ function etcdLines(): string[] {
 /** The similar known issues of those lines, as the real miner and lexical matcher find them. */
 export async function realSimilar(): Promise<{ similar: SimilarIssue[]; candidates: number }> {
   const miner = createMiner();
-  const release: LogTarget = { kind: 'journal', file: RELEASE_LOG, hostRole: 'bootstrap', unit: 'release-image' };
-  const etcd: LogTarget = { kind: 'container', file: ETCD_LOG, hostRole: 'bootstrap', container: 'etcd-member' };
+  const release: LogRef = logRefOf(RELEASE_LOG) as LogRef;
+  const etcd: LogRef = logRefOf(ETCD_LOG) as LogRef;
   miner.observe(release, releaseImageLines());
   miner.observe(etcd, etcdLines());
   const candidates = miner.candidates();

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readBundle } from '../../src/ingest/read-bundle.js';
-import type { LogTarget } from '../../src/ingest/line-filter.js';
+import { logRefOf } from '../../src/specs/layout.js';
+import type { LogRef } from '../../src/specs/source-id.js';
 import { createMiner, skeletonKey } from '../../src/similarity/drain.js';
 import { bundleFiles, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 
-const kubelet = (ip: string): LogTarget => ({ kind: 'journal', file: `${ROOT}/control-plane/${ip}/journals/kubelet.log`, hostRole: 'master', unit: 'kubelet' });
+const kubelet = (ip: string): LogRef => (logRefOf(`${ROOT}/control-plane/${ip}/journals/kubelet.log`) as LogRef);
 
 function registerLine(time: string, host: string, ip: string, pid: number): string {
   return `Nov 22 ${time} ${host} kubelet.sh[${pid}]: E1122 ${time}.001122    ${pid} kubelet_node_status.go:96] "Unable to register node with API server" err="Post \\"https://api-int.ocp4.example.com:6443/api/v1/nodes\\": dial tcp ${ip}:6443: connect: connection refused" node="${host}"`;
@@ -60,7 +61,7 @@ describe('template miner', () => {
 
   it('proposes error-like templates new near the failure, persisting ones first', () => {
     const miner = createMiner();
-    const t: LogTarget = { kind: 'journal', file: `${ROOT}/bootstrap/journals/bootkube.log`, hostRole: 'bootstrap', unit: 'bootkube' };
+    const t: LogRef = logRefOf(`${ROOT}/bootstrap/journals/bootkube.log`) as LogRef;
     const lines = ['Nov 22 08:00:00 b bootkube.sh[9]: error: early hiccup, healed', 'Nov 22 08:00:05 b bootkube.sh[9]: Starting etcd...'];
     for (let m = 10; m < 60; m++) lines.push(`Nov 22 10:${m}:00 b bootkube.sh[9]: Waiting for etcd cluster...`);
     lines.push('Nov 22 10:20:00 b bootkube.sh[9]: error: transient hiccup near the end');
@@ -92,7 +93,7 @@ describe('template miner', () => {
 
   it('stays within its template cap and flat memory over a million-line journal', () => {
     const miner = createMiner({ maxClusters: 2000 });
-    const observe = miner.observer({ kind: 'journal', file: `${ROOT}/bootstrap/journals/kubelet.log`, hostRole: 'bootstrap', unit: 'kubelet' });
+    const observe = miner.observer(logRefOf(`${ROOT}/bootstrap/journals/kubelet.log`) as LogRef);
     if (!observe) throw new Error('journals are mined');
     // Words made of letters only: masking leaves them, so each such line is a new shape.
     const letters = (k: number): string => {

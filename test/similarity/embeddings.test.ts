@@ -2,7 +2,8 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readAndAnalyze } from '../../src/analysis/analyze.js';
-import type { LogTarget } from '../../src/ingest/line-filter.js';
+import { logRefOf } from '../../src/specs/layout.js';
+import type { LogRef } from '../../src/specs/source-id.js';
 import { loadRules } from '../../src/rules/load-rules.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { createMiner } from '../../src/similarity/drain.js';
@@ -28,7 +29,7 @@ const KB = [
   entry('registry-dns', 'dns', `${H} Error: initializing source docker://quay.io/openshift-release-dev/ocp-release: dial tcp: lookup quay.io on [::1]:53: no such host`),
 ];
 
-const target: LogTarget = { kind: 'journal', file: `${ROOT}/bootstrap/journals/release-image.log`, hostRole: 'bootstrap', unit: 'release-image' };
+const target: LogRef = logRefOf(`${ROOT}/bootstrap/journals/release-image.log`) as LogRef;
 
 describe('embeddings from a local model folder', () => {
   const fetchCalls: unknown[] = [];

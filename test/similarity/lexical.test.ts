@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { LogTarget } from '../../src/ingest/line-filter.js';
+import { logRefOf } from '../../src/specs/layout.js';
+import type { LogRef } from '../../src/specs/source-id.js';
 import { createMiner } from '../../src/similarity/drain.js';
 import { loadKnowledgeBase } from '../../src/similarity/knowledge-base.js';
 import { buildLexicalIndex, cosine, featuresOf, lexicalVector } from '../../src/similarity/lexical.js';
 import { findSimilar } from '../../src/similarity/match.js';
 import { ROOT } from '../support/fixture-bundle.js';
 
-const releaseImage: LogTarget = { kind: 'journal', file: `${ROOT}/bootstrap/journals/release-image.log`, hostRole: 'bootstrap', unit: 'release-image' };
+const releaseImage: LogRef = logRefOf(`${ROOT}/bootstrap/journals/release-image.log`) as LogRef;
 
-function candidatesOf(lines: string[], target: LogTarget = releaseImage) {
+function candidatesOf(lines: string[], target: LogRef = releaseImage) {
   const miner = createMiner();
   miner.observe(target, lines);
   return miner.candidates();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyPath } from '../../src/specs/layout.js';
+import { classifyPath, logRefOf, pathOf } from '../../src/specs/layout.js';
+import { sourceHost, sourceKey, type SourceId } from '../../src/specs/source-id.js';
 
 const B = 'log-bundle-20261122111800';
 
@@ -67,5 +68,42 @@ describe('classifyPath', () => {
     expect(classifyPath('README.txt').spec).toBeUndefined();
     expect(classifyPath(`${B}/bootstrap/journals/sub/x.log`).spec).toBeUndefined();
     expect(classifyPath(`case-0123/${B}/bootstrap/journals/crio.log`).spec).toEqual({ kind: 'journal', host: { role: 'bootstrap' }, unit: 'crio' });
+  });
+});
+
+describe('the source vocabulary', () => {
+  const sources: SourceId[] = [
+    { kind: 'journal', host: { role: 'bootstrap' }, unit: 'bootkube' },
+    { kind: 'journal', host: { role: 'master', address: '10.0.0.5' }, unit: 'kubelet' },
+    { kind: 'unit-status-journal', host: { role: 'bootstrap' }, unit: 'crio-configure' },
+    { kind: 'container', host: { role: 'bootstrap' }, runtime: 'cri-o', container: 'etcd-member' },
+    { kind: 'container', host: { role: 'bootstrap' }, runtime: 'podman', container: 'cvo-render' },
+    { kind: 'container', host: { role: 'master', address: 'master' }, runtime: 'cri-o', container: 'ovnkube-node' },
+    { kind: 'container', host: { role: 'bootstrap' }, runtime: 'cri-o', container: 'bootstrap-control-plane' },
+    { kind: 'serial', console: 'master-0' },
+    { kind: 'installer' },
+    { kind: 'gather' },
+  ];
+
+  it('maps every source to the path the gather scripts write and back', () => {
+    for (const source of sources) {
+      const ref = logRefOf(`${B}/${pathOf(source)}`);
+      expect(ref?.source, pathOf(source)).toEqual(source);
+      expect(ref?.referenceTime).toBe(Date.UTC(2026, 10, 22, 11, 18, 0));
+    }
+  });
+
+  it('gives one key and one host label per source', () => {
+    const keys = sources.map(sourceKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(sourceKey(sources[1])).toBe('master:10.0.0.5/journal/kubelet');
+    expect(sourceHost(sources[1])).toBe('10.0.0.5');
+    expect(sourceHost(sources[7])).toBe('serial:master-0');
+    expect(sourceHost(sources[8])).toBe('installer');
+  });
+
+  it('reads the 4.1-4.3 `etcd-member` container log as a container, not as etcdctl output', () => {
+    expect(classifyPath(`${B}/bootstrap/containers/etcd-member-3f9a0c1d2e3f.log`).spec).toMatchObject({ kind: 'container-log', name: 'etcd-member' });
+    expect(classifyPath(`${B}/bootstrap/containers/etcd-member-list.txt`).spec).toEqual({ kind: 'etcd-output', host: { role: 'bootstrap' } });
   });
 });

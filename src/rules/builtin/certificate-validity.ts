@@ -53,11 +53,11 @@ export const certificateValidity = defineRule({
       'https://pkg.go.dev/crypto/x509#CertificateInvalidError',
     ],
   },
-  keep: [{ name: 'x509', literals: [X509], logs: (t) => t.kind === 'journal' || t.kind === 'container' || t.kind === 'serial' }],
+  keep: [{ name: 'x509', literals: [X509], sources: [{ journal: '*' }, { container: '*' }, { log: 'serial' }] }],
   check(ctx) {
     const b = ctx.bundle;
     const certs = b.renderedAssets?.certificates ?? [];
-    const lines = keptLines(b, ID, 'x509', { containers: true, serial: true });
+    const lines = keptLines(b, ID, 'x509');
     const haveLogs = Object.keys(b.bootstrap?.journals ?? {}).length > 0 || b.masters.length > 0 || b.serialLogs.length > 0;
     if (certs.length === 0 && !haveLogs) return { missing: ['rendered-assets certificates', 'journals'] };
     const findings: Finding[] = [];

@@ -2,7 +2,7 @@
 // too small for the control plane it runs (the bootstrap host in particular).
 import type { StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
-import { hostName } from '../sources.js';
+import { bundleHosts, hostName } from '../../model/walk.js';
 import { defineRule } from '../define-rule.js';
 
 function stageFor(role: 'bootstrap' | 'master', name: string): StageId {
@@ -32,7 +32,7 @@ export const containerOomKilled = defineRule({
     ],
   },
   check(ctx) {
-    const hosts = [...(ctx.bundle.bootstrap ? [ctx.bundle.bootstrap] : []), ...ctx.bundle.masters];
+    const hosts = bundleHosts(ctx.bundle);
     const inspected = hosts.flatMap((h) => h.containers.filter((c) => c.inspectSource).map((c) => ({ h, c })));
     if (inspected.length === 0) return { missing: ['crictl or podman inspect output'] };
     const killed = inspected.filter(({ c }) => c.oomKilled || c.reason === 'OOMKilled');

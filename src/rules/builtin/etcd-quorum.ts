@@ -2,7 +2,7 @@
 // floor(n/2)+1 healthy ones; hosts that disagree on the membership are reported too.
 import type { EtcdEndpointHealth, EtcdMember } from '../../model/types.js';
 import type { Evidence } from '../../timeline/types.js';
-import { hostName } from '../sources.js';
+import { bundleHosts, hostName } from '../../model/walk.js';
 import { defineRule } from '../define-rule.js';
 import type { Finding } from '../types.js';
 
@@ -28,7 +28,7 @@ export const etcdQuorum = defineRule({
     references: ['https://etcd.io/docs/v3.5/faq/#what-is-failure-tolerance', 'https://docs.openshift.com/container-platform/4.14/scalability_and_performance/recommended-performance-scale-practices/recommended-etcd-practices.html'],
   },
   check(ctx) {
-    const hosts = [...(ctx.bundle.bootstrap ? [ctx.bundle.bootstrap] : []), ...ctx.bundle.masters].filter((h) => h.etcd);
+    const hosts = bundleHosts(ctx.bundle).filter((h) => h.etcd);
     if (hosts.length === 0) return { missing: ['etcdctl member list or endpoint health output'] };
     const findings: Finding[] = [];
     const members = new Map<string, EtcdMember>();

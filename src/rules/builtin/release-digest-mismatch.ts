@@ -16,7 +16,7 @@ interface Seen {
 
 function refs(bundle: Bundle, role: 'bootstrap' | 'master'): Seen[] {
   const out: Seen[] = [];
-  for (const { log, line, host } of keptLines(bundle, ID, 'release', { roles: [role] })) {
+  for (const { log, line, host } of keptLines(bundle, ID, 'release', [role])) {
     const r = RELEASE_REF.exec(line.text);
     if (r) out.push({ digest: r[1], evidence: { file: log.source.file, line: line.line, text: line.raw ?? line.text, host, ...(line.time !== undefined ? { time: line.time } : {}) } });
   }
@@ -40,7 +40,7 @@ export const releaseDigestMismatch = defineRule({
     ],
     references: ['https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/release-image.sh.template'],
   },
-  keep: [{ name: 'release', literals: ['-release@sha256:', '-release-nightly@sha256:'], pattern: RELEASE_REF, logs: (t) => t.kind === 'journal' }],
+  keep: [{ name: 'release', literals: ['-release@sha256:', '-release-nightly@sha256:'], pattern: RELEASE_REF, sources: [{ journal: '*' }] }],
   check(ctx) {
     const boot = refs(ctx.bundle, 'bootstrap');
     const fromInstaller = ctx.bundle.installerLog?.releaseImage;
