@@ -1,17 +1,9 @@
-// Line filters: what a later layer (the rule engine) asks the reader to keep from huge logs.
-// The reader keeps only lines some filter wants, so memory stays flat whatever the log size.
+// The line filters that apply to one log, compiled for the reader's per-line loop. The reader
+// keeps only lines some filter wants, so memory stays flat whatever the log size.
+import type { LineFilter } from '../specs/line-filter.js';
 import type { SourceId } from '../specs/source-id.js';
 
-export interface LineFilter {
-  /** Made by `filterId` (specs/source-id.ts). */
-  id: string;
-  /** Whether the filter reads this log at all; decided once per file. */
-  appliesTo(source: SourceId): boolean;
-  /** Cheap prefilter: the raw line must contain one of these (case-sensitive). Empty: every line. */
-  literals: readonly string[];
-  /** The precise test, run only on lines that passed the literals. */
-  pattern?: RegExp;
-}
+export type { LineFilter } from '../specs/line-filter.js';
 
 /** The filters that apply to one log, compiled for the per-line loop. */
 export class ActiveFilters {

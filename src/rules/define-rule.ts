@@ -1,6 +1,6 @@
 // Helpers for TypeScript rules: one typed way to declare metadata, filters and a check, and a
 // classifier that names the category of an error text (shared by rules that read free text).
-import type { LineFilter } from '../ingest/line-filter.js';
+import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, HostRole, LogLine, LogSummary } from '../model/types.js';
 import { bundleLogs, logHost } from '../model/walk.js';
 import { filterId } from '../specs/source-id.js';

@@ -1,6 +1,6 @@
 // What a rule is (metadata + check), what it reports (findings with evidence), and what the
 // engine records per rule (fired, passed, skipped for missing input).
-import type { LineFilter } from '../ingest/line-filter.js';
+import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, EpochMs, SourceRef } from '../model/types.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
 import type { Evidence, Timeline } from '../timeline/types.js';

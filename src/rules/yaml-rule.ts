@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import yaml from 'js-yaml';
-import type { LineFilter } from '../ingest/line-filter.js';
+import type { LineFilter } from '../specs/line-filter.js';
+import { filterId } from '../specs/source-id.js';
 import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
 import { schemaValidator } from '../util/schema.js';
 import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
@@ -143,7 +144,7 @@ interface CompiledGroup {
 
 function group(ruleId: string, tag: string, specs: MatcherSpec[] | undefined): CompiledGroup {
   const matchers = (specs ?? []).map(compileMatcher);
-  return { matchers, ids: matchers.map((_, i) => `${ruleId}#${tag}${i}`) };
+  return { matchers, ids: matchers.map((_, i) => filterId(ruleId, `${tag}${i}`)) };
 }
 
 /** Which entries of a group a line matches: by filter ids for streamed lines, by testing otherwise. */

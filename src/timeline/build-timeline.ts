@@ -1,7 +1,7 @@
 // Decides each stage's status from the model: service records first, then bootkube's journal
 // markers (older releases write no records), then cluster resources and the installer log.
 // A stage with no evidence is unknown; stages after the first failure are not reached.
-import type { LineFilter } from '../ingest/line-filter.js';
+import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun } from '../model/types.js';
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
 import { filterId } from '../specs/source-id.js';
