@@ -1,0 +1,29 @@
+// `npm run corpus`: runs analyze on every real case and prints the confusion summary;
+// `--out DIR` also writes every case out as the bundle and installer output it is analyzed as;
+// `--case ID` (repeatable) limits the run to some cases and prints their verdicts.
+import { join } from 'node:path';
+import { loadCorpus } from '../test/corpus/real/cases.js';
+import { evaluateCase, summarize } from '../test/corpus/real/evaluate.js';
+import { layOut } from '../test/corpus/real/layout.js';
+
+const args = process.argv.slice(2);
+const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
+const only = args.flatMap((a, i) => (args[i - 1] === '--case' ? [a] : []));
+
+const corpus = loadCorpus();
+for (const p of corpus.problems) console.error(`case not used: ${p}`);
+const cases = corpus.cases.filter((c) => only.length === 0 || only.some((id) => c.id.includes(id)));
+if (out) {
+  for (const c of cases) {
+    const laid = await layOut(c, join(out, c.id));
+    console.log(`${c.id}: ${laid.input}${laid.installLog && laid.installLog !== laid.input ? ` --install-log ${laid.installLog}` : ''}`);
+  }
+} else {
+  const outcomes = [];
+  for (const c of cases) {
+    const o = await evaluateCase(c);
+    outcomes.push(o);
+    if (only.length > 0) console.log(`${c.id}: ${JSON.stringify(o.got)}`);
+  }
+  console.log(summarize(outcomes).text);
+}
