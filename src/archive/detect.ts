@@ -31,6 +31,17 @@ export function detectFormat(head: Buffer): ByteFormat {
 }
 
 /**
+ * Whether the bytes start with a tar's end-of-archive marker (two zero blocks): an empty tar.
+ * Nothing after the marker belongs to the archive, so it is never read (a stream of zeros is
+ * also what a decompression bomb looks like).
+ */
+export function isEmptyTar(head: Buffer): boolean {
+  if (head.length < 1024) return false;
+  for (let i = 0; i < 1024; i++) if (head[i] !== 0) return false;
+  return true;
+}
+
+/**
  * Reads the first `bytes` of a body without losing them: returns the head and a body that
  * yields everything, head included.
  */

@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { BundleFormat, ReadProblem } from '../model/types.js';
-import { detectFormat, peek } from './detect.js';
+import { detectFormat, isEmptyTar, peek } from './detect.js';
 import { readDirectory } from './dir-reader.js';
 import { drain, unsafePath, type ArchiveEntry, type ProblemSink } from './entry.js';
 import { gunzip } from './gzip.js';
@@ -66,10 +66,11 @@ export interface WalkResult {
 
 const ARCHIVE_EXT = /\.(tar\.gz|tgz|tar|zip|gz)$/i;
 
-function looksLikeInstallerLog(name: string, head: Buffer): boolean {
-  if (/openshift[_-]install.*\.log$/.test(name)) return true;
-  return /^time="\d{4}-\d{2}-\d{2}T[^"]*" level=\w+ msg=/.test(head.toString('utf8', 0, Math.min(head.length, 256)));
-}
+/** Whether a single file that is no archive is still worth reading (the caller knows which text it reads). */
+export type FileSniffer = (head: Buffer) => boolean;
+
+/** Bytes of a lone file shown to the sniffer. */
+const FILE_SNIFF_BYTES = 16 * 1024;
 
 class Walker {
   entries = 0;
@@ -132,7 +133,11 @@ class Walker {
       }
     }
     if (format === 'gzip') {
-      const inner = await peek(gunzip(body));
+      const inner = await peek(gunzip(body), 1024);
+      if (isEmptyTar(inner.head)) {
+        this.report({ kind: 'empty', file: file.path, message: 'an empty archive' });
+        return;
+      }
       if (detectFormat(inner.head) === 'tar') {
         this.nested.push(file.path);
         await this.tar(inner.body, file.path, nestedLogical, depth + 1);
@@ -248,6 +253,7 @@ export async function walkBundle(
   report: ProblemSink,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
   onProgress?: ProgressSink,
+  acceptFile?: FileSniffer,
 ): Promise<WalkResult> {
   const st = await stat(inputPath).catch((err: NodeJS.ErrnoException) => {
     throw new InputError(err.code === 'ENOENT' ? `no such file or folder: ${inputPath}` : `cannot read ${inputPath}: ${err.message}`);
@@ -273,13 +279,14 @@ export async function walkBundle(
   try {
     switch (format) {
       case 'gzip': {
-        const inner = await peek(gunzip(body)).catch(() => undefined);
+        const inner = await peek(gunzip(body), FILE_SNIFF_BYTES).catch(() => undefined);
         if (!inner || inner.head.length === 0) throw new InputError(`${inputPath} is a gzip file that cannot be decompressed`);
+        if (isEmptyTar(inner.head)) return result('tar.gz');
         if (detectFormat(inner.head) === 'tar') {
           await walker.tar(inner.body, '', '', 0);
           return result('tar.gz');
         }
-        if (looksLikeInstallerLog(name.replace(/\.gz$/i, ''), inner.head)) {
+        if (acceptFile?.(inner.head)) {
           await walker.entry({ path: name.replace(/\.gz$/i, ''), type: 'file', body: inner.body }, '', '', 0);
           return result('file');
         }
@@ -296,12 +303,15 @@ export async function walkBundle(
       case 'xz':
       case 'zstd':
         throw new InputError(`${inputPath} is ${format}-compressed: decompress it first (bootlens reads tar.gz, tar, zip and folders)`);
-      default:
-        if (looksLikeInstallerLog(name, head)) {
-          await walker.entry({ path: name, type: 'file', body }, '', '', 0);
+      default: {
+        if (isEmptyTar(head)) return result('tar');
+        const more = await peek(body, FILE_SNIFF_BYTES);
+        if (acceptFile?.(more.head)) {
+          await walker.entry({ path: name, type: 'file', body: more.body }, '', '', 0);
           return result('file');
         }
         throw new InputError(`${inputPath} is not a log bundle: expected a tar.gz, tar, zip or folder`);
+      }
     }
   } finally {
     stream.destroy();

@@ -1,6 +1,7 @@
 // Reads a `journalctl` text file: boot and empty markers, continuation lines, hostnames and
 // systemd's own lines about the unit, on top of the bounded log summary.
 import type { Journal, JournalBoot, JournalLine, SourceId, SourceRef } from '../model/types.js';
+import { unitOutcome } from '../parsers/systemd.js';
 import { parseJournalLine, parseJournalMarker } from '../text/journal-line.js';
 import { detach } from '../text/lines.js';
 import type { GroupedLiteral } from '../text/literal-search.js';
@@ -166,6 +167,8 @@ export class JournalCollector extends LogCollector<JournalLine> {
       hostnames: [...this.hostnames],
       systemdLines: this.systemdLines,
     };
+    const outcome = unitOutcome(this.systemdLines);
+    if (outcome) journal.outcome = outcome;
     // The last header may lie before the kept tail when the tail is all continuation lines.
     if (journal.lastTime === undefined && this.lastHeaderRaw !== undefined) {
       const t = parseJournalLine(this.lastHeaderRaw, this.lastHeaderLine, this.referenceTime)?.time;

@@ -2,13 +2,14 @@
 // names their source, and each source goes to its parser or to a streaming log collector.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { peek } from '../archive/detect.js';
 import { DEFAULT_READ_LIMITS, InputError, walkBundle, type BundleFile, type ProgressSink, type ReadLimits } from '../archive/walk-bundle.js';
 import type { Bundle, LogLine, LogSummary, ReadProblem, SourceRef } from '../model/types.js';
 import { parseCertificates } from '../parsers/certificates.js';
 import { parseCrictlInspect, parsePodmanInspect } from '../parsers/container-inspect.js';
 import { parseEtcdEndpointHealth, parseEtcdMemberList, sniffEtcdctlOutput } from '../parsers/etcdctl.js';
 import { createGatherLogScanner } from '../parsers/gather-log.js';
-import { createInstallerLogScanner } from '../parsers/installer-log.js';
+import { createInstallerLogScanner, looksLikeInstallerOutput } from '../parsers/installer-log.js';
 import {
   classifyResourceText,
   parseClusterOperators,
@@ -121,7 +122,13 @@ class Router {
     if (cls.gatherId && !this.builder.gatherId) this.builder.gatherId = cls.gatherId;
     // Year-less journal times need a year: the gather id's, else the first file's date.
     this.referenceTime ??= (cls.gatherId ? gatherIdTime(cls.gatherId) : undefined) ?? file.mtime ?? this.fallbackTime;
-    const spec = cls.spec;
+    let spec = cls.spec;
+    if (!spec) {
+      // The installer's output is found by its content, whatever its name or place.
+      const sniffed = await peek(file.body, 16 * 1024);
+      file = { ...file, body: sniffed.body };
+      if (!this.builder.installerLog && sniffInstallerOutput(sniffed.head)) spec = { kind: 'installer-log' };
+    }
     if (!spec) {
       this.builder.otherFiles++;
       if (cls.mustGather) this.mustGatherLike++;
@@ -358,6 +365,11 @@ class Router {
   }
 }
 
+/** Whether a file's first bytes are the installer's output (the log, a console transcript, CI output). */
+function sniffInstallerOutput(head: Buffer): boolean {
+  return looksLikeInstallerOutput(head.toString('utf8', 0, Math.min(head.length, 16 * 1024)));
+}
+
 /**
  * Reads the bundle at `inputPath` into the model. Damage inside the bundle becomes
  * `problems`; input that is no bundle at all throws InputError.
@@ -369,20 +381,27 @@ export async function readBundle(inputPath: string, options: ReadOptions = {}): 
   );
   const router = new Router(options.filters ?? [], options, inputTime);
   const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
-  const walk = await walkBundle(inputPath, (f) => router.file(f), router.report, limits, options.onProgress);
+  const walk = await walkBundle(inputPath, (f) => router.file(f), router.report, limits, options.onProgress, sniffInstallerOutput);
   let entries = walk.entries;
   let bytes = walk.bytes;
+  if (walk.entries === 0 && walk.format !== 'file') {
+    // An archive or folder holding nothing: a bundle of nothing, read as such.
+    router.report({ kind: 'empty', file: basename(inputPath), message: 'the bundle holds no files' });
+  }
   if (options.installLog) {
+    // Named by the user: read as the installer's output whatever its name or first lines.
     const extra = await walkBundle(
       options.installLog,
       (f) => router.file({ ...f, logicalPath: '.openshift_install.log' }),
       router.report,
       limits,
+      undefined,
+      () => true,
     );
     entries += extra.entries;
     bytes += extra.bytes;
   }
-  const damaged = router.builder.problems.some((p) => p.kind === 'truncated-archive' || p.kind === 'corrupt-archive');
+  const damaged = router.builder.problems.some((p) => p.kind === 'truncated-archive' || p.kind === 'corrupt-archive' || p.kind === 'empty');
   if (router.classified === 0 && !damaged) {
     const hint = router.mustGatherLike > 0 ? ' (it looks like an `oc adm must-gather` folder, which bootlens does not read)' : '';
     throw new InputError(`${inputPath} is not an installer log bundle: no bootstrap/, control-plane/, resources/ or gather.log inside${hint}`);

@@ -129,6 +129,15 @@ export interface Journal extends LogSummary<JournalLine> {
   hostnames: string[];
   /** Lines from systemd about the unit itself (start, exit status, failure), kept whole. */
   systemdLines: JournalLine[];
+  /** What systemd said last about the unit (from `systemdLines`). */
+  outcome?: UnitOutcome;
+}
+
+/** A unit's state as systemd last reported it: running, finished well, or failed. */
+export interface UnitOutcome {
+  status: 'ok' | 'failed' | 'running';
+  /** systemd's line that said so. */
+  line: JournalLine;
 }
 
 // ---------------------------------------------------------------- service records
@@ -463,14 +472,31 @@ export interface OperatorConditionReport {
   time?: EpochMs;
 }
 
+/**
+ * What the installer was doing: creating infrastructure, waiting for the Kubernetes API, for
+ * bootstrapping to complete, for the cluster to initialize (operators), or gathering logs.
+ */
+export type InstallerPhase = 'infrastructure' | 'kubernetes-api' | 'bootstrap' | 'cluster' | 'gather';
+
+/** An installer line with the phase it was printed in. */
+export interface InstallerLine extends LogLine {
+  phase: InstallerPhase;
+}
+
 export interface InstallerLog extends LogSummary {
   kind: 'installer';
   version?: string;
   releaseImage?: string;
   /** `Waiting up to 20m0s ... for the Kubernetes API ...` and similar. */
-  waits: { what: string; timeout: string; line: number; time?: EpochMs }[];
-  /** Lines reporting a timeout or a failed wait. */
-  failures: LogLine[];
+  waits: { what: string; timeout: string; line: number; time?: EpochMs; phase: InstallerPhase }[];
+  /** Lines reporting a timeout or a failed wait, or printed at error level or above. */
+  failures: InstallerLine[];
+  /** `Still waiting for the Kubernetes API: <error>` and like lines: why a wait was still waiting. */
+  stillWaiting: InstallerLine[];
+  /** `API v1.x up`: the bootstrap control plane answered. */
+  apiUp?: InstallerLine;
+  /** The installer's analysis of the bundle it gathered (`The bootstrap machine failed to ...`), with the error lines it quoted. */
+  analysis: InstallerLine[];
   operatorConditions: OperatorConditionReport[];
   bootstrapComplete: boolean;
   installComplete: boolean;

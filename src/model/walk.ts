@@ -1,11 +1,16 @@
 // The hosts and streamed logs of a bundle, in one order, for every layer that walks them.
 import { sourceHost } from '../specs/source-id.js';
-import type { Bundle, Host, HostRole, LogSummary } from './types.js';
+import type { Bundle, Host, HostRole, HostSelector, LogSummary } from './types.js';
 
 /** The bootstrap host, then the masters; only the given roles when asked. */
 export function bundleHosts(bundle: Bundle, roles?: readonly HostRole[]): Host[] {
   const all = bundle.bootstrap ? [bundle.bootstrap, ...bundle.masters] : [...bundle.masters];
   return roles ? all.filter((h) => roles.includes(h.role)) : all;
+}
+
+/** The host's selector, as the layout names hosts. */
+export function hostSelector(h: Host): HostSelector {
+  return h.role === 'bootstrap' ? { role: 'bootstrap' } : { role: 'master', address: h.address };
 }
 
 /** `bootstrap`, or the master's address: how findings and reports name a host. */

@@ -1,5 +1,5 @@
 // Reads the installer's own `.openshift_install.log` (logrus logfmt) line by line and collects what it says about the install: version, release image, waits, failures, operator conditions, completion.
-import type { EpochMs, InstallerLog, LogLine, OperatorConditionReport } from '../model/types.js';
+import type { EpochMs, InstallerLine, InstallerLog, InstallerPhase, LogLine, OperatorConditionReport } from '../model/types.js';
 import { detach } from '../text/lines.js';
 import { parseIsoTime } from '../text/time.js';
 
@@ -18,7 +18,7 @@ export interface LogfmtRecord {
 
 export type InstallerLogFacts = Pick<
   InstallerLog,
-  'version' | 'releaseImage' | 'waits' | 'failures' | 'operatorConditions' | 'bootstrapComplete' | 'installComplete'
+  'version' | 'releaseImage' | 'waits' | 'failures' | 'stillWaiting' | 'apiUp' | 'analysis' | 'operatorConditions' | 'bootstrapComplete' | 'installComplete'
 >;
 
 export interface InstallerLogScanner {
@@ -32,6 +32,8 @@ export interface InstallerLogScanner {
 const MAX_WAITS = 500;
 const MAX_FAILURES = 1000;
 const MAX_CONDITIONS = 2000;
+const MAX_STILL_WAITING = 200;
+const MAX_ANALYSIS = 200;
 
 const KEY_RE = /^[A-Za-z_][\w.\-/]*$/;
 // The console form users paste instead of the file: `INFO Waiting up to ...`, `DEBUG ...`,
@@ -200,10 +202,103 @@ const BOOTSTRAP_COMPLETE_RE =
 // create.go / command/waitfor.go logComplete.
 const INSTALL_COMPLETE_RE = /^Install complete!/;
 
-function keepLine(entry: LogLine): LogLine {
-  const kept: LogLine = { ...entry, text: detach(entry.text) };
+// What people paste around the output: shell prompts, Ansible task headers and result braces.
+const PASTED_FRAMING = /^\s*(?:(?:\[[^\]]*\])?[$#] |TASK \[|PLAY |ok: |changed: |fatal: |[{}[\]],?\s*$|"[\w.]+": \[\s*$)/;
+
+// CI collectors put their own RFC 3339 stamp before each line the installer printed:
+// `2023-05-02T10:11:12.123Z level=info msg="..."` or `2023-05-02T10:11:12Z INFO ...`.
+const COLLECTOR_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})\s+/;
+// Ansible prints `stdout_lines` as JSON strings: `    "time=\"...\" level=info msg=\"...\"",`.
+const JSON_STRING_LINE = /^\s*("(?:[^"\\]|\\.)*")\s*,?\s*$/;
+
+/**
+ * The installer's line inside the wrappers people and CI put around it: an Ansible
+ * `stdout_lines` JSON string, a collector's RFC 3339 stamp. Returns the line and the stamp's time.
+ */
+export function unwrapInstallerLine(raw: string): { line: string; stamp?: EpochMs } {
+  let line = raw;
+  const json = JSON_STRING_LINE.exec(line);
+  if (json) {
+    try {
+      const inner: unknown = JSON.parse(json[1]);
+      if (typeof inner === 'string') line = inner;
+    } catch {
+      // Not a JSON string after all: the line as written.
+    }
+  }
+  const stamp = COLLECTOR_STAMP.exec(line);
+  if (!stamp) return { line };
+  const rest = line.slice(stamp[0].length);
+  // Only a stamp before the installer's own forms; `time=...` lines carry their own time.
+  if (!/^(?:level=|time=|(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|PANIC)\b)/.test(rest)) return { line };
+  const out: { line: string; stamp?: EpochMs } = { line: rest };
+  const time = parseIsoTime(stamp[0].trim());
+  if (time !== undefined) out.stamp = time;
+  return out;
+}
+
+// Words only the installer's own messages use (create/wait-for/gather/destroy commands).
+const INSTALLER_WORDS =
+  /OpenShift Installer|openshift-install|Waiting up to \S+ (?:\(until [^)]*\) )?(?:for|to)|Kubernetes API|bootstrap(?:ping)?|Cluster operator \S+ \S+ is|Install complete!|Consuming .* from target directory|Creating infrastructure resources|Credentials loaded from|failed to (?:initialize the cluster|fetch|create cluster)|install-config|Time elapsed/;
+const LOGFMT_LINE = /^time="[^"]*" level=\w+ msg=|^level=\w+ msg=/;
+const CONSOLE_LINE = /^(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|PANIC)(?:\[\d+\])? \S/;
+
+/**
+ * Whether text (the first lines of a file) is the installer's output in any form: the log file,
+ * the console on a terminal or in CI (with or without a collector's stamps, as Ansible
+ * `stdout_lines`), a `wait-for` transcript. Decided by content, never by file name: installer-
+ * formed lines, and either the installer's own words or mostly such lines.
+ */
+export function looksLikeInstallerOutput(text: string): boolean {
+  let formed = 0;
+  let nonEmpty = 0;
+  let words = false;
+  const lines = text.split('\n', 200);
+  // The last piece may be cut mid-line by the sniff's byte limit.
+  if (lines.length > 1) lines.pop();
+  for (const raw of lines) {
+    const l = raw.replace(/\r$/, '');
+    if (l.trim() === '') continue;
+    nonEmpty++;
+    const { line } = unwrapInstallerLine(l);
+    if (LOGFMT_LINE.test(line) || CONSOLE_LINE.test(line)) {
+      formed++;
+      if (INSTALLER_WORDS.test(line)) words = true;
+    }
+  }
+  return formed > 0 && (words || formed * 2 >= nonEmpty);
+}
+
+function keepLine(entry: LogLine, phase: InstallerPhase): InstallerLine {
+  const kept: InstallerLine = { ...entry, text: detach(entry.text), phase };
   if (entry.raw !== undefined) kept.raw = detach(entry.raw);
   return kept;
+}
+
+/** The phase a `Waiting up to ...` wait (its `what`) belongs to. */
+function waitPhase(what: string): InstallerPhase {
+  if (/Kubernetes API/i.test(what)) return 'kubernetes-api';
+  if (/bootstrap/i.test(what)) return 'bootstrap';
+  return 'cluster';
+}
+
+// create.go: `API v1.27.6+f67aeb3 up` once the bootstrap API answers.
+const API_UP_RE = /^API \S+ up$/;
+// Why a wait still waits: `Still waiting for the Kubernetes API: Get "https://...": dial tcp ...`
+// (create.go waitForBootstrapConfigMap / waitForKubernetesAPI); older wording: `Still waiting for
+// the cluster to initialize: ...`.
+const STILL_WAITING_RE = /^Still waiting for (?:the )?(.+?): \S/;
+// pkg/gather/service/analyze.go: the installer's own reading of the bundle it gathered.
+const ANALYSIS_RE = /^The bootstrap machine |^The bootkube service failed at stage|^Invalid log bundle or the bootstrap machine could not be reached/;
+// Gathering starts after a failed wait: `Use the following commands to gather logs`, `Pulling debug logs from the bootstrap machine`.
+const GATHER_RE = /^(?:Use the following commands to gather logs|Pulling debug logs from the bootstrap machine|Gathering bootstrap|Bootstrap gather logs captured here)/;
+
+/** The phase a failure's own words name, else the phase the installer was in. */
+function failurePhase(msg: string, current: InstallerPhase): InstallerPhase {
+  if (/Kubernetes API/i.test(msg)) return 'kubernetes-api';
+  if (/bootstrap(?:ping)? (?:to complete|failed)|Bootstrap failed/i.test(msg)) return current === 'kubernetes-api' ? 'kubernetes-api' : 'bootstrap';
+  if (/initialize the cluster|cluster operator|Some cluster operators/i.test(msg)) return 'cluster';
+  return current;
 }
 
 /**
@@ -220,10 +315,19 @@ export function createInstallerLogScanner(): InstallerLogScanner {
   // 3: override, 2: internal constant, 1: any other mention.
   let imageRank = 0;
   const waits: InstallerLogFacts['waits'] = [];
-  const failures: LogLine[] = [];
+  const failures: InstallerLine[] = [];
+  const stillWaiting: InstallerLine[] = [];
+  const analysis: InstallerLine[] = [];
+  let apiUp: InstallerLine | undefined;
   const operatorConditions: OperatorConditionReport[] = [];
   let bootstrapComplete = false;
   let installComplete = false;
+  let phase: InstallerPhase = 'infrastructure';
+  // The last line that had a level: a line without one continues its message (the console
+  // prints a multi-line message, an operator's condition, as it is).
+  let open: { entry: LogLine; kept: InstallerLine[]; condition?: OperatorConditionReport } | undefined;
+  // The analysis quotes the recorded error lines at info level right after its verdict.
+  let inAnalysis = false;
 
   const setImage = (image: string, rank: number): void => {
     if (rank < imageRank) return;
@@ -233,12 +337,14 @@ export function createInstallerLogScanner(): InstallerLogScanner {
 
   return {
     scan(rawLine: string, line: number): LogLine {
-      const raw = redact(rawLine);
+      const unwrapped = unwrapInstallerLine(rawLine);
+      const raw = redact(unwrapped.line);
       const rec = parseLogfmtLine(raw);
       const msg = rec.msg;
       const entry: LogLine = { line, text: msg };
-      if (rec.time !== undefined) entry.time = rec.time;
-      if (raw !== msg) entry.raw = raw;
+      const time = rec.time ?? unwrapped.stamp;
+      if (time !== undefined) entry.time = time;
+      if (rawLine !== msg) entry.raw = rawLine === unwrapped.line ? raw : redact(rawLine);
       if (rec.level !== undefined) entry.level = rec.level;
 
       const v = VERSION_RE.exec(msg);
@@ -251,11 +357,38 @@ export function createInstallerLogScanner(): InstallerLogScanner {
         else if (c) setImage(c[1], 2);
         else if (a) setImage(a[1], 1);
       }
+      if (rec.level === undefined && rec.time === undefined) {
+        // A continuation of the message above (or a prompt, a heading a person pasted).
+        if (open && msg.trim() !== '' && !PASTED_FRAMING.test(msg)) {
+          const more = detach(msg.trim());
+          for (const k of open.kept) k.text = `${k.text}\n${more}`;
+          if (open.condition) open.condition.message = open.condition.message ? `${open.condition.message}\n${more}` : more;
+        }
+        return entry;
+      }
+      open = { entry, kept: [] };
       const w = msg.includes('Waiting up to') ? WAIT_RE.exec(msg) : null;
-      if (w && waits.length < MAX_WAITS) {
-        const wait: InstallerLogFacts['waits'][number] = { what: detach(w[2]), timeout: detach(w[1]), line };
-        if (entry.time !== undefined) wait.time = entry.time;
-        waits.push(wait);
+      if (w) {
+        phase = waitPhase(w[2]);
+        if (waits.length < MAX_WAITS) {
+          const wait: InstallerLogFacts['waits'][number] = { what: detach(w[2]), timeout: detach(w[1]), line, phase };
+          if (entry.time !== undefined) wait.time = entry.time;
+          waits.push(wait);
+        }
+      }
+      if (API_UP_RE.test(msg)) apiUp = keepLine(entry, 'kubernetes-api');
+      if (GATHER_RE.test(msg)) inAnalysis = false;
+      const still = msg.startsWith('Still waiting for') ? STILL_WAITING_RE.exec(msg) : null;
+      if (still && stillWaiting.length < MAX_STILL_WAITING) {
+        const kept = keepLine(entry, waitPhase(still[1]));
+        stillWaiting.push(kept);
+        open.kept.push(kept);
+      }
+      if (ANALYSIS_RE.test(msg)) inAnalysis = true;
+      if (inAnalysis && analysis.length < MAX_ANALYSIS && msg.trim() !== '') {
+        const kept = keepLine(entry, 'gather');
+        analysis.push(kept);
+        open.kept.push(kept);
       }
       const op = msg.startsWith('Cluster operator ') ? OPERATOR_RE.exec(msg) : null;
       if (op && operatorConditions.length < MAX_CONDITIONS) {
@@ -270,23 +403,31 @@ export function createInstallerLogScanner(): InstallerLogScanner {
         if (reason) report.reason = detach(reason);
         if (entry.time !== undefined) report.time = entry.time;
         operatorConditions.push(report);
+        open.condition = report;
       }
       if (BOOTSTRAP_COMPLETE_RE.test(msg)) bootstrapComplete = true;
       if (INSTALL_COMPLETE_RE.test(msg)) installComplete = true;
       const failed = (rec.level !== undefined && FAILURE_LEVELS.has(rec.level)) || FAILURE_RE.test(msg);
-      if (failed && failures.length < MAX_FAILURES) failures.push(keepLine(entry));
+      if (failed && failures.length < MAX_FAILURES) {
+        const kept = keepLine(entry, failurePhase(msg, phase));
+        failures.push(kept);
+        open.kept.push(kept);
+      }
       return entry;
     },
     facts(): InstallerLogFacts {
       const facts: InstallerLogFacts = {
         waits,
         failures,
+        stillWaiting,
+        analysis,
         operatorConditions,
         bootstrapComplete,
         installComplete,
       };
       if (version !== undefined) facts.version = version;
       if (releaseImage !== undefined) facts.releaseImage = releaseImage;
+      if (apiUp !== undefined) facts.apiUp = apiUp;
       return facts;
     },
   };

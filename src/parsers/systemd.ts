@@ -1,5 +1,5 @@
 // Reads `systemctl list-units --state=failed` (failed-units.txt) and `systemctl status --full` output.
-import type { FailedUnit, JournalLine, SourceRef, UnitStatus } from '../model/types.js';
+import type { FailedUnit, JournalLine, SourceRef, UnitOutcome, UnitStatus } from '../model/types.js';
 import { parseJournalLine } from '../text/journal-line.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
 
@@ -166,4 +166,19 @@ export function parseUnitStatus(text: string, source: SourceRef, unit: string, r
     // Anything else is a systemctl hint (`Hint: Some lines were ellipsized`), not journal.
   }
   return parsed(status);
+}
+
+/**
+ * What systemd said last about a unit, from its own journal lines (`Started ...`, `Main process
+ * exited, code=exited, status=1/FAILURE`, `Failed with result 'exit-code'`, `Finished ...`,
+ * `Deactivated successfully`): the last start, finish or failure wins.
+ */
+export function unitOutcome(systemdLines: readonly JournalLine[]): UnitOutcome | undefined {
+  for (let i = systemdLines.length - 1; i >= 0; i--) {
+    const l = systemdLines[i];
+    if (/Failed with result|Main process exited, code=(?:exited|killed|dumped), status=(?!0\/)|Failed to start /.test(l.text)) return { status: 'failed', line: l };
+    if (/^Finished |Deactivated successfully|Succeeded\.$/.test(l.text)) return { status: 'ok', line: l };
+    if (/^Started /.test(l.text)) return { status: 'running', line: l };
+  }
+  return undefined;
 }

@@ -1,11 +1,10 @@
-// Helpers for TypeScript rules: one typed way to declare metadata, filters and a check, and a
-// classifier that names the category of an error text (shared by rules that read free text).
+// Helpers for TypeScript rules: one typed way to declare metadata, filters and a check, and the
+// lines a rule's filters kept.
 import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, HostRole, LogLine, LogSummary } from '../model/types.js';
 import { bundleLogs, logHost } from '../model/walk.js';
 import { filterId } from '../specs/source-id.js';
 import { sourceAppliesTo, type RuleSource } from './sources.js';
-import type { CategoryId } from '../taxonomy.js';
 import type { CheckResult, Rule, RuleContext, RuleMeta } from './types.js';
 
 export interface RuleDefinition {
@@ -47,23 +46,4 @@ export function defineRule(def: RuleDefinition): Rule {
     return f;
   });
   return { meta: { ...def.meta, origin: `src/rules/builtin/${def.meta.id}.ts` }, filters, check: def.check };
-}
-
-/** Error texts and the category they point to, most specific first. */
-const CLASSIFIERS: [RegExp, CategoryId][] = [
-  [/unauthorized|authentication required|401 Unauthorized|403 Forbidden|denied: requested access/i, 'registry-auth'],
-  [/manifest unknown|manifest .* not found|name unknown|reading manifest .* not found/i, 'image-missing'],
-  [/x509: certificate has expired or is not yet valid/i, 'certificate-expired'],
-  [/x509: certificate signed by unknown authority|certificate is not trusted|tls: failed to verify/i, 'registry-tls'],
-  [/proxyconnect|Proxy Authentication Required|proxy error/i, 'proxy'],
-  [/no such host|server misbehaving|Temporary failure in name resolution/i, 'dns'],
-  [/no space left on device|out of memory|OOM|cannot allocate memory/i, 'resource-exhaustion'],
-  [/etcdserver|etcdctl failed|etcd cluster is unavailable|context deadline exceeded.*2379/i, 'etcd-health'],
-  [/i\/o timeout|connection refused|no route to host|network is unreachable|connection reset/i, 'network-connectivity'],
-];
-
-/** The category an error text points to, or `unknown`. */
-export function classifyError(text: string): CategoryId {
-  for (const [re, category] of CLASSIFIERS) if (re.test(text)) return category;
-  return 'unknown';
 }

@@ -6,6 +6,7 @@ import { containerOomKilled } from './builtin/container-oom-killed.js';
 import { csrPendingNodesMissing } from './builtin/csr-pending-nodes-missing.js';
 import { etcdQuorum } from './builtin/etcd-quorum.js';
 import { installerWaitFailed } from './builtin/installer-wait-failed.js';
+import { lastErrorRule } from './builtin/last-error.js';
 import { mastersUnreachable } from './builtin/masters-unreachable.js';
 import { releaseDigestMismatch } from './builtin/release-digest-mismatch.js';
 import { releaseImageServiceFailed } from './builtin/release-image-service-failed.js';
@@ -22,4 +23,5 @@ export const BUILTIN_RULES: readonly Rule[] = [
   installerWaitFailed,
   mastersUnreachable,
   containerOomKilled,
+  lastErrorRule,
 ];

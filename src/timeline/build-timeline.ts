@@ -5,21 +5,28 @@ import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun } from '../model/types.js';
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
 import { filterId } from '../specs/source-id.js';
-import { bootkubeStage, RELEASE_IMAGE_SERVICES } from './stage-map.js';
+import { bootkubeRecordStage, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
 import type { Evidence, StageState, StageStatus, Timeline } from './types.js';
 
-/** bootkube.sh and cluster-bootstrap progress messages (bootkube.sh.template, cluster-bootstrap). */
+/**
+ * bootkube.sh and cluster-bootstrap progress messages (bootkube.sh.template, cluster-bootstrap),
+ * in the order the script prints them: rendering, etcd, cluster-bootstrap (the API, then the
+ * required pods), restoring the CVO overrides, waiting for the etcd operator, complete.
+ */
 const MARKERS = {
-  renderStart: 'Rendering ',
-  etcdWait: 'Waiting for etcd cluster',
-  etcdRetry: 'etcdctl failed. Retrying',
-  cbStart: 'Starting cluster-bootstrap...',
-  apiUp: 'API is up',
-  podsStarted: 'All self-hosted control plane components successfully started',
-  podStatusError: 'error while checking pod status',
-  ceoWait: 'Waiting for CEO to finish',
-  complete: 'bootkube.service complete',
-  teardown: 'Tearing down temporary bootstrap control plane',
+  renderStart: ['Rendering '],
+  etcdWait: ['Waiting for etcd cluster', 'Starting etcd'],
+  etcdRetry: ['etcdctl failed. Retrying'],
+  cbStart: ['Starting cluster-bootstrap...'],
+  apiUp: ['API is up'],
+  // cluster-bootstrap creating manifests or polling pods: the bootstrap API answers.
+  cbWorking: ['Pod Status:', 'Created "', 'Skipped "', 'unable to get REST mapping'],
+  podsStarted: ['All self-hosted control plane components successfully started'],
+  podStatusError: ['error while checking pod status'],
+  cvoRestore: ['Restoring CVO overrides', 'restore CVO overrides'],
+  ceoWait: ['Waiting for CEO to finish'],
+  complete: ['bootkube.service complete'],
+  teardown: ['Tearing down temporary bootstrap control plane'],
 } as const;
 
 type MarkerName = keyof typeof MARKERS;
@@ -28,7 +35,7 @@ type MarkerName = keyof typeof MARKERS;
 export const TIMELINE_FILTERS: LineFilter[] = (Object.keys(MARKERS) as MarkerName[]).map((name) => ({
   id: filterId('timeline', name),
   appliesTo: (s) => (s.kind === 'journal' || s.kind === 'unit-status-journal') && s.host?.role === 'bootstrap' && s.unit === 'bootkube',
-  literals: [MARKERS[name]],
+  literals: MARKERS[name],
 }));
 
 function lineEvidence(j: Journal, l: JournalLine, host = 'bootstrap'): Evidence {
@@ -50,7 +57,7 @@ function markerLines(j: Journal | undefined, name: MarkerName): JournalLine[] {
     }
   }
   for (const l of [...j.head, ...j.tail]) {
-    if (!seen.has(l.line) && l.text.includes(MARKERS[name])) {
+    if (!seen.has(l.line) && MARKERS[name].some((m) => l.text.includes(m))) {
       seen.add(l.line);
       out.push(l);
     }
@@ -58,16 +65,9 @@ function markerLines(j: Journal | undefined, name: MarkerName): JournalLine[] {
   return out.sort((a, b) => a.line - b.line);
 }
 
-/** systemd's verdict on a unit from its own lines: the last start/finish/failure wins. */
-function unitOutcome(j: Journal | undefined): { status: 'ok' | 'failed' | 'running'; line: JournalLine } | undefined {
-  if (!j) return undefined;
-  for (let i = j.systemdLines.length - 1; i >= 0; i--) {
-    const l = j.systemdLines[i];
-    if (/Failed with result|Main process exited, code=(exited|killed|dumped), status=(?!0\/)/.test(l.text)) return { status: 'failed', line: l };
-    if (/^Finished |Deactivated successfully|Succeeded\.$/.test(l.text)) return { status: 'ok', line: l };
-    if (/^Started /.test(l.text)) return { status: 'running', line: l };
-  }
-  return undefined;
+/** systemd's verdict on a unit, as the reader found it. */
+function unitOutcome(j: Journal | undefined): Journal['outcome'] {
+  return j?.outcome;
 }
 
 class StageBoard {
@@ -127,7 +127,7 @@ function fromServiceRecords(board: StageBoard, host: Host, apiAnswered: boolean)
   const run = bootkube?.runs[bootkube.runs.length - 1];
   if (!bootkube || !run) return;
   // Several record stages make up `render`: it failed if one failed, is ok when all ended well.
-  const render = run.stages.filter((s) => bootkubeStage(s.name, apiAnswered) === 'render');
+  const render = run.stages.filter((s) => bootkubeRecordStage(s.name, apiAnswered) === 'render');
   if (render.length > 0) {
     const bad = render.find((s) => s.result !== 'success');
     board.decide(
@@ -140,7 +140,7 @@ function fromServiceRecords(board: StageBoard, host: Host, apiAnswered: boolean)
     );
   }
   for (const st of run.stages) {
-    const id = bootkubeStage(st.name, apiAnswered);
+    const id = bootkubeRecordStage(st.name, apiAnswered);
     if (!id || id === 'render') continue;
     board.decide(id, statusOf(st.result), 'service records', [stageEvidence(bootkube, st)], { start: st.start, end: st.end }, id === 'production-control-plane' || id === 'etcd-scaling' ? ['bootstrap', 'masters'] : ['bootstrap']);
   }
@@ -174,39 +174,52 @@ function fromJournals(board: StageBoard, host: Host, apiAnswered: boolean): void
   // Older releases print no "Waiting for etcd cluster": their first failed etcdctl marks the wait.
   const etcdWait = first('etcdWait') ?? first('etcdRetry');
   const cbStart = first('cbStart');
-  const apiUp = first('apiUp');
-  const podsStarted = first('podsStarted');
+  const apiUp = first('apiUp') ?? first('cbWorking');
+  const podsStarted = first('podsStarted') ?? first('teardown');
   const podError = last('podStatusError');
+  const cvo = first('cvoRestore');
   const ceo = first('ceoWait');
   const complete = first('complete');
+  // A later step's marker says every earlier step of the script ended well.
+  const afterPods = cvo ?? ceo ?? complete;
+  const afterEtcd = cbStart ?? apiUp ?? podsStarted ?? afterPods;
+  const afterRender = etcdWait ?? afterEtcd;
+  const open = (l: JournalLine): Evidence[] => [ev(l), ...(unit && stopped ? [ev(unit.line)] : [])];
+  const state: StageStatus = stopped ? 'failed' : 'in-progress';
 
-  if (etcdWait || cbStart) {
-    const to = etcdWait ?? cbStart;
-    board.decide('render', 'ok', 'bootkube journal', [ev(to as JournalLine)], { start: rendering?.time, end: to?.time }, ['bootstrap']);
+  if (afterRender) {
+    board.decide('render', 'ok', 'bootkube journal', [ev(afterRender)], { start: rendering?.time, end: afterRender.time }, ['bootstrap']);
   } else if (rendering) {
-    board.decide('render', stopped ? 'failed' : 'in-progress', 'bootkube journal', [ev(rendering), ...(unit ? [ev(unit.line)] : [])], { start: rendering.time }, ['bootstrap']);
+    board.decide('render', state, 'bootkube journal', [ev(rendering), ...(unit ? [ev(unit.line)] : [])], { start: rendering.time }, ['bootstrap']);
   }
-  if (cbStart) {
-    board.decide('bootstrap-etcd', 'ok', 'bootkube journal', [ev(cbStart)], { start: etcdWait?.time, end: cbStart.time }, ['bootstrap']);
+  if (afterEtcd) {
+    board.decide('bootstrap-etcd', 'ok', 'bootkube journal', [ev(afterEtcd)], { start: etcdWait?.time, end: afterEtcd.time }, ['bootstrap']);
   } else if (etcdWait) {
-    const retry = last('etcdRetry');
-    board.decide('bootstrap-etcd', stopped ? 'failed' : 'in-progress', 'bootkube journal', [ev(retry ?? etcdWait), ...(unit && stopped ? [ev(unit.line)] : [])], { start: etcdWait.time }, ['bootstrap']);
+    board.decide('bootstrap-etcd', state, 'bootkube journal', open(last('etcdRetry') ?? etcdWait), { start: etcdWait.time }, ['bootstrap']);
   }
-  if (apiUp || apiAnswered) {
-    board.decide('bootstrap-control-plane', 'ok', apiUp ? 'bootkube journal' : 'cluster resources', apiUp ? [ev(apiUp)] : [], { start: cbStart?.time, end: apiUp?.time }, ['bootstrap']);
+  const apiSeen = apiUp ?? podsStarted ?? afterPods;
+  if (apiSeen || apiAnswered) {
+    board.decide('bootstrap-control-plane', 'ok', apiSeen ? 'bootkube journal' : 'cluster resources', apiSeen ? [ev(apiSeen)] : [], { start: cbStart?.time, end: apiSeen?.time }, ['bootstrap']);
   } else if (cbStart) {
-    board.decide('bootstrap-control-plane', stopped ? 'failed' : 'in-progress', 'bootkube journal', [ev(cbStart), ...(unit && stopped ? [ev(unit.line)] : [])], { start: cbStart.time }, ['bootstrap']);
+    board.decide('bootstrap-control-plane', state, 'bootkube journal', open(cbStart), { start: cbStart.time }, ['bootstrap']);
   }
-  if (podsStarted) {
-    board.decide('production-control-plane', 'ok', 'bootkube journal', [ev(podsStarted)], { start: apiUp?.time, end: podsStarted.time }, ['bootstrap', 'masters']);
+  const podsDone = podsStarted ?? afterPods;
+  if (podsDone) {
+    board.decide('production-control-plane', 'ok', 'bootkube journal', [ev(podsDone)], { start: apiUp?.time, end: podsDone.time }, ['bootstrap', 'masters']);
   } else if (podError) {
     board.decide('production-control-plane', 'failed', 'bootkube journal', [ev(podError)], { start: apiUp?.time, end: podError.time }, ['bootstrap', 'masters']);
+  } else if (apiUp && cbStart) {
+    // cluster-bootstrap polls the required pods: the masters' control plane is not up yet.
+    board.decide('production-control-plane', state, 'bootkube journal', open(last('cbWorking') ?? apiUp), { start: apiUp.time }, ['bootstrap', 'masters']);
   }
   if (complete) {
     board.decide('etcd-scaling', 'ok', 'bootkube journal', [ev(complete)], { start: ceo?.time, end: complete.time }, ['bootstrap', 'masters']);
     board.decide('bootstrap-complete', 'ok', 'bootkube journal', [ev(complete)], { end: complete.time }, ['bootstrap']);
   } else if (ceo) {
-    board.decide('etcd-scaling', stopped ? 'failed' : 'in-progress', 'bootkube journal', [ev(ceo), ...(unit && stopped ? [ev(unit.line)] : [])], { start: ceo.time }, ['bootstrap', 'masters']);
+    board.decide('etcd-scaling', state, 'bootkube journal', open(ceo), { start: ceo.time }, ['bootstrap', 'masters']);
+  } else if (cvo) {
+    // Restoring the CVO overrides hands control over: bootstrap-complete's own step.
+    board.decide('bootstrap-complete', state, 'bootkube journal', open(last('cvoRestore') ?? cvo), { start: cvo.time }, ['bootstrap']);
   }
 }
 
@@ -239,18 +252,30 @@ function fromInstallerLog(board: StageBoard, bundle: Bundle): void {
   const log = bundle.installerLog;
   if (!log) return;
   const file = log.source.file;
-  if (log.installComplete) {
-    board.decide('cluster-operators', 'ok', 'installer log', [{ file, text: 'Install complete!' }]);
+  const at = (l: { line: number; text: string; raw?: string; time?: number }): Evidence => {
+    const e: Evidence = { file, line: l.line, text: l.raw ?? l.text };
+    if (l.time !== undefined) e.time = l.time;
+    return e;
+  };
+  if (log.installComplete) board.decide('cluster-operators', 'ok', 'installer log', [{ file, text: 'Install complete!' }]);
+  if (log.bootstrapComplete) board.decide('bootstrap-complete', 'ok', 'installer log', [{ file, text: 'Bootstrap status: complete' }]);
+  if (log.apiUp) board.decide('bootstrap-control-plane', 'ok', 'installer log', [at(log.apiUp)], { end: log.apiUp.time }, ['bootstrap']);
+  // The installer waits for the cluster only once bootstrapping completed.
+  const clusterWait = log.waits.find((w) => w.phase === 'cluster');
+  if (clusterWait) board.decide('bootstrap-complete', 'ok', 'installer log', [{ file, line: clusterWait.line, text: `Waiting up to ${clusterWait.timeout} for ${clusterWait.what}` }]);
+  // The last failed wait (gathering aside) failed its phase's stage.
+  const failed = [...log.failures].reverse().find((f) => f.phase !== 'gather' && !/Attempted to gather|gather/i.test(f.text));
+  if (!failed && !log.installComplete) {
+    // Output that ends while still waiting for the API: the bootstrap control plane is stuck.
+    const still = log.stillWaiting[log.stillWaiting.length - 1];
+    if (still?.phase === 'kubernetes-api' && !(log.apiUp && log.apiUp.line > still.line) && !log.bootstrapComplete) {
+      board.decide('bootstrap-control-plane', 'in-progress', 'installer log', [at(still)], {}, ['bootstrap']);
+    }
   }
-  if (log.bootstrapComplete) {
-    board.decide('bootstrap-complete', 'ok', 'installer log', [{ file, text: 'Bootstrap status: complete' }]);
-  }
-  const bootstrapFailure = log.failures.find((f) => /bootstrap/i.test(f.text));
-  if (!log.bootstrapComplete && bootstrapFailure) {
-    const e: Evidence = { file, line: bootstrapFailure.line, text: bootstrapFailure.text };
-    if (bootstrapFailure.time !== undefined) e.time = bootstrapFailure.time;
-    board.decide('bootstrap-complete', 'failed', 'installer log', [e]);
-  }
+  if (!failed || log.installComplete) return;
+  const stage = stageOfInstallerPhase(failed.phase);
+  if (stage === 'bootstrap-complete' && log.bootstrapComplete) return;
+  if (stage) board.decide(stage, 'failed', 'installer log', [at(failed)], { end: failed.time });
 }
 
 /**
@@ -303,8 +328,9 @@ export function buildTimeline(bundle: Bundle): Timeline {
     fromServiceRecords(board, bundle.bootstrap, apiAnswered);
     fromJournals(board, bundle.bootstrap, apiAnswered);
   }
-  fromResources(board, bundle);
+  // The installer's output comes after the gather: its verdict on the operators is the latest.
   fromInstallerLog(board, bundle);
+  fromResources(board, bundle);
   normalise(board);
   return { stages: STAGES.map((id) => board.get(id)) };
 }

@@ -3,6 +3,7 @@
 import type { Finding, RuleResult } from '../rules/types.js';
 import type { SimilarIssue } from '../similarity/match.js';
 import { CONFIDENCE_SCORE } from '../rules/types.js';
+import { stagesOfInstallerPhase } from '../specs/source-stage.js';
 import { STAGE_TITLES, stageIndex, type CategoryId, type CiFailureMode, type StageId } from '../taxonomy.js';
 import type { StageState, Timeline } from '../timeline/types.js';
 
@@ -130,6 +131,9 @@ function similarText(issue: SimilarIssue): string[] {
   return parts;
 }
 
+/** The stages each installer wait spans (specs/source-stage.ts): a failed wait leaves them all unproven. */
+const INSTALLER_SPANS: readonly StageId[][] = (['infrastructure', 'kubernetes-api', 'bootstrap', 'cluster'] as const).map(stagesOfInstallerPhase);
+
 /** Least similarity for calling a failure where no stage and no rule saw one. */
 const SIMILAR_ONLY_SCORE = 0.6;
 
@@ -143,9 +147,23 @@ export function decideVerdict({ timeline, findings, results, similar = [] }: Ver
   // progress when the bundle was gathered (stuck: a gathered install is over) and the first
   // stage a serious finding names.
   const findingStage = serious.map((f) => f.stage).sort((a, b) => stageIndex(a) - stageIndex(b))[0];
-  // A bundle is gathered when an install is over: a stage still in progress then is stuck.
-  const candidates = [stuck?.id, findingStage].filter((x): x is StageId => x !== undefined).sort((a, b) => stageIndex(a) - stageIndex(b));
-  const stage: StageId | undefined = failed?.id ?? candidates[0];
+  // The earliest stage that did not complete: the timeline's first failure, the first stage
+  // still in progress when the bundle was gathered (a gathered install is over: it is stuck),
+  // or an earlier stage a serious finding names that the timeline never saw complete (masters
+  // that never joined explain the cluster-bootstrap time-out that follows).
+  const candidates = [failed?.id, stuck?.id, findingStage].filter((x): x is StageId => x !== undefined).sort((a, b) => stageIndex(a) - stageIndex(b));
+  let stage: StageId | undefined = candidates[0];
+  const leads = findings.filter((f) => f.severity === 'warning' && !settled(f, timeline, true));
+  const earliestLead = (within: (id: StageId) => boolean): StageId | undefined =>
+    leads.map((f) => f.stage).filter(within).sort((a, b) => stageIndex(a) - stageIndex(b))[0];
+  if (!stage && !timeline.stages.some((s) => s.status === 'ok')) {
+    // Nothing failed and nothing was seen complete: the errors there are are all the evidence.
+    stage = earliestLead(() => true);
+  } else if (stage && failed?.id === stage && failed.decidedBy === 'installer log') {
+    // The installer only says which wait failed; a lead inside that wait's span names the step.
+    const span = INSTALLER_SPANS.find((ids) => ids.includes(stage as StageId)) ?? [];
+    stage = earliestLead((id) => span.includes(id) && stageIndex(id) < stageIndex(stage as StageId)) ?? stage;
+  }
 
   const checked = results.filter((r) => r.status !== 'skipped').length;
   const skipped = results.filter((r) => r.status === 'skipped').length;
@@ -190,7 +208,7 @@ export function decideVerdict({ timeline, findings, results, similar = [] }: Ver
   let confidence = root && !known ? CONFIDENCE_SCORE[root.confidence] : known ? similarityConfidence(known, 0.55) : 0.25;
   if (root && root.stage !== stage) confidence *= 0.85;
   if (root && failed && failed.id === stage) confidence = Math.min(0.97, confidence + 0.05);
-  const how = failed ? 'failed' : state?.status === 'in-progress' ? 'did not complete' : 'shows errors';
+  const how = state?.status === 'failed' ? 'failed' : state?.status === 'in-progress' ? 'did not complete' : 'shows errors';
   const parts = [`The installation ${how} at stage ${stage} (${stageTitle})${hosts}.`];
   if (root) {
     parts.push(`Most likely cause: ${root.title} — ${root.message}${where(root)}.`);

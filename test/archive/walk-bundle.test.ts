@@ -12,7 +12,10 @@ const FILES: Record<string, string> = {
   'control-plane/10.0.0.5/journals/kubelet.log': 'Nov 22 10:20:00 m0 kubelet.sh[2519]: I1122 10:20:00.000000 2519 x.go:1] ok\n',
 };
 
-async function collect(path: string): Promise<{ files: Record<string, string>; logical: Record<string, string>; problems: ReadProblem[]; format: string; nested: string[] }> {
+async function collect(
+  path: string,
+  acceptFile?: (head: Buffer) => boolean,
+): Promise<{ files: Record<string, string>; logical: Record<string, string>; problems: ReadProblem[]; format: string; nested: string[]; entries: number }> {
   const files: Record<string, string> = {};
   const logical: Record<string, string> = {};
   const problems: ReadProblem[] = [];
@@ -25,8 +28,11 @@ async function collect(path: string): Promise<{ files: Record<string, string>; l
       logical[f.path] = f.logicalPath;
     },
     (p) => problems.push(p),
+    undefined,
+    undefined,
+    acceptFile,
   );
-  return { files, logical, problems, format: result.format, nested: result.nestedArchives };
+  return { files, logical, problems, format: result.format, nested: result.nestedArchives, entries: result.entries };
 }
 
 let dir: string;
@@ -124,13 +130,30 @@ describe('walkBundle', () => {
     await expect(walkBundle(xz, async () => {}, () => {})).rejects.toThrow(/xz-compressed/);
   });
 
-  it('accepts a lone installer log as a bundle of one file', async () => {
+  it('hands a lone file that is no archive to the caller when its sniffer accepts it, and refuses it otherwise', async () => {
     const src = tempDir();
     const log = join(src, 'install.log');
     writeFileSync(log, 'time="2026-11-22T10:00:00Z" level=info msg="Consuming Install Config from target directory"\n');
-    const got = await collect(log);
+    const got = await collect(log, (head) => head.toString().startsWith('time='));
     expect(got.format).toBe('file');
     expect(Object.keys(got.files)).toEqual(['install.log']);
+    await expect(collect(log)).rejects.toThrow(/not a log bundle/);
+    const gz = join(src, 'install.log.gz');
+    writeFileSync(gz, gzipSync(readFileSync(log)));
+    const unzipped = await collect(gz, (head) => head.toString().startsWith('time='));
+    expect(Object.keys(unzipped.files)).toEqual(['install.log']);
+  });
+
+  it('reads an empty tar as a bundle of nothing, without reading past its end marker', async () => {
+    const src = tempDir();
+    const empty = join(src, 'empty.tar.gz');
+    // An end-of-archive marker followed by 64 MiB of zeros: nothing past the marker is inflated.
+    writeFileSync(empty, gzipSync(Buffer.alloc(64 * 1024 * 1024)));
+    const got = await collect(empty);
+    expect(got).toMatchObject({ format: 'tar.gz', entries: 0, files: {} });
+    const plain = join(src, 'empty.tar');
+    writeFileSync(plain, Buffer.alloc(10240));
+    expect(await collect(plain)).toMatchObject({ format: 'tar', entries: 0 });
   });
 
   it('reports a zip with a damaged central directory instead of crashing', async () => {

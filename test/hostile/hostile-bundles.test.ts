@@ -61,10 +61,12 @@ describe('damaged archives', () => {
     expect(b.masters).toHaveLength(3);
   });
 
-  it('an empty archive and an empty file are input errors (exit 2)', () => {
-    const empty = cli(['analyze', file('empty.tar.gz', gzipSync(Buffer.alloc(1024)))]);
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(/^bootlens: .*(holds no tar archive|not an installer log bundle)/);
+  it('an empty archive is a bundle of nothing (a problem, inconclusive); an empty file is an input error (exit 2)', () => {
+    const empty = cli(['analyze', file('empty.tar.gz', gzipSync(Buffer.alloc(1024))), '--format', 'json']);
+    expect(empty.code).toBe(0);
+    const report = JSON.parse(empty.stdout) as { verdict: { status: string }; problems: { kind: string }[] };
+    expect(report.verdict.status).toBe('inconclusive');
+    expect(report.problems).toContainEqual(expect.objectContaining({ kind: 'empty' }));
     const zero = cli(['analyze', file('zero.tar.gz', '')]);
     expect(zero.code).toBe(2);
     expect(zero.stderr).toMatch(/is empty/);

@@ -124,8 +124,8 @@ describe('createInstallerLogScanner: bootstrap failed (4.14)', () => {
 
   it('records every wait', () => {
     expect(facts.waits).toEqual([
-      { what: 'the Kubernetes API at https://api.ocp.example.com:6443', timeout: '20m0s', line: 14, time: utc(9, 49, 30) },
-      { what: 'bootstrapping to complete', timeout: '45m0s', line: 18, time: utc(9, 55, 40) },
+      { what: 'the Kubernetes API at https://api.ocp.example.com:6443', timeout: '20m0s', line: 14, time: utc(9, 49, 30), phase: 'kubernetes-api' },
+      { what: 'bootstrapping to complete', timeout: '45m0s', line: 18, time: utc(9, 55, 40), phase: 'bootstrap' },
     ]);
   });
 
@@ -167,7 +167,10 @@ describe('createInstallerLogScanner: bootstrap failed (4.14)', () => {
       level: 'error',
       text: 'Bootstrap failed to complete: timed out waiting for the condition',
       raw: 'time="2026-11-22T10:42:10Z" level=error msg="Bootstrap failed to complete: timed out waiting for the condition"',
+      phase: 'bootstrap',
     });
+    // Each failure carries the wait it failed: the API wait's time-out, then bootstrapping.
+    expect(facts.failures[0].phase).toBe('kubernetes-api');
     // Warnings and re-logged gather lines are not failures.
     expect(facts.failures.some((f) => f.level === 'warning')).toBe(false);
   });
@@ -191,6 +194,7 @@ describe('createInstallerLogScanner: older release', () => {
         timeout: '30m0s',
         line: 4,
         time: Date.UTC(2019, 9, 16, 10, 12, 5),
+        phase: 'kubernetes-api',
       },
     ]);
   });
@@ -203,6 +207,7 @@ describe('createInstallerLogScanner: older release', () => {
         level: 'fatal',
         text: 'Bootstrap failed to complete: waiting for Kubernetes API: context deadline exceeded',
         raw: 'time="2019-10-16T11:42:05+01:00" level=fatal msg="Bootstrap failed to complete: waiting for Kubernetes API: context deadline exceeded"',
+        phase: 'kubernetes-api',
       },
     ]);
     expect(facts.operatorConditions).toEqual([]);
@@ -316,6 +321,6 @@ describe('createInstallerLogScanner: other wordings', () => {
 
   it('returns only the documented facts', () => {
     const facts = createInstallerLogScanner().facts();
-    expect(facts).toEqual({ waits: [], failures: [], operatorConditions: [], bootstrapComplete: false, installComplete: false });
+    expect(facts).toEqual({ waits: [], failures: [], stillWaiting: [], analysis: [], operatorConditions: [], bootstrapComplete: false, installComplete: false });
   });
 });

@@ -26,13 +26,14 @@ function timeline(status: Partial<Record<StageId, StageStatus>>): Timeline {
 }
 
 describe('verdict', () => {
-  it('names the first failed stage and prefers the earlier cause: DNS explains the API timeout', () => {
+  it('names the earliest stage that did not complete and prefers the earlier cause: DNS explains the API timeout', () => {
     const dns = finding('api-int-no-such-host', 'masters-provision', 'dns', 'error', 'high');
     const apiTimeout = finding('bootstrap-api-timeout', 'production-control-plane', 'network-connectivity', 'error', 'medium');
     const pods = finding('required-pods-not-ready', 'production-control-plane', 'unknown', 'critical', 'medium');
     const v = decideVerdict({ timeline: timeline({ 'bootstrap-etcd': 'ok', 'production-control-plane': 'failed' }), findings: [pods, apiTimeout, dns], results: [] });
-    expect(v).toMatchObject({ status: 'failed', stage: 'production-control-plane', category: 'dns', rootCause: 'api-int-no-such-host', ciFailureMode: 'infrastructure' });
-    expect(v.summary).toContain('production-control-plane');
+    // The masters never resolved api-int: they are the earliest stage that did not complete.
+    expect(v).toMatchObject({ status: 'failed', stage: 'masters-provision', category: 'dns', rootCause: 'api-int-no-such-host', ciFailureMode: 'infrastructure' });
+    expect(v.summary).toContain('masters-provision');
     expect(v.summary).toContain('log-bundle-1/bootstrap/journals/bootkube.log:7');
   });
 

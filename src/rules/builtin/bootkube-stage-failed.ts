@@ -1,8 +1,9 @@
 // bootkube's service record names the stage that failed in its last run; the stage maps onto
 // the taxonomy and the recorded error lines suggest the cause.
 import type { Evidence } from '../../timeline/types.js';
-import { bootkubeStage } from '../../timeline/stage-map.js';
-import { classifyError, defineRule } from '../define-rule.js';
+import { bootkubeRecordStage } from '../../specs/source-stage.js';
+import { defineRule } from '../define-rule.js';
+import { classifyError } from '../signatures.js';
 
 export const bootkubeStageFailed = defineRule({
   meta: {
@@ -32,7 +33,7 @@ export const bootkubeStageFailed = defineRule({
     if (!run || run.result !== 'failure') return [];
     const failed = [...run.stages].reverse().find((s) => s.result === 'failure') ?? [...run.stages].reverse().find((s) => s.result === undefined);
     const apiAnswered = ctx.bundle.cluster?.files.some((f) => f.status === 'ok') ?? false;
-    const stage = failed ? bootkubeStage(failed.name, apiAnswered) : undefined;
+    const stage = failed ? bootkubeRecordStage(failed.name, apiAnswered) : undefined;
     const message = failed?.errorMessage ?? run.errorMessage ?? '';
     const lines = message.split('\n').filter((l) => l.trim()).slice(-3);
     const ref = failed?.source ?? run.endSource ?? run.source;

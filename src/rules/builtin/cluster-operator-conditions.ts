@@ -3,6 +3,7 @@
 import type { CategoryId, StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
+import { matchSignature } from '../signatures.js';
 import type { Finding } from '../types.js';
 
 /** Operators whose trouble names a more precise category than `operator-degraded`. */
@@ -73,7 +74,10 @@ export const clusterOperatorConditions = defineRule({
     for (const t of troubles) byOperator.set(t.operator, [...(byOperator.get(t.operator) ?? []), t]);
     const findings: Finding[] = [];
     for (const [operator, list] of [...byOperator.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      const category = OPERATOR_CATEGORY[operator] ?? 'operator-degraded';
+      // The operator's own words name the cause when they can (a name that does not resolve,
+      // an invalid value, a proxy refusing); a bare refused connection is a symptom.
+      const said = list.map((t) => matchSignature(`${t.reason ?? ''}: ${t.message}`)).find((x) => x && x.category !== 'network-connectivity' && x.category !== 'operator-degraded');
+      const category = said?.category ?? OPERATOR_CATEGORY[operator] ?? 'operator-degraded';
       const stage: StageId = operator === 'etcd' && !bootstrapDone ? 'etcd-scaling' : 'cluster-operators';
       const head = list[0];
       findings.push(

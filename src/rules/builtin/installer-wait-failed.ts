@@ -1,7 +1,84 @@
-// The installer's own log says which wait gave up: the Kubernetes API, bootstrap-complete or
-// the cluster. For bundles that hold only the installer's log this is the stage evidence.
-import type { StageId } from '../../taxonomy.js';
-import { classifyError, defineRule } from '../define-rule.js';
+// The installer's own output says which wait gave up (infrastructure, the Kubernetes API,
+// bootstrapping, the cluster) and often why: the `Still waiting for ...` errors before it, the
+// analysis of the bundle it gathered, the operator conditions it printed. For bundles that hold
+// only the installer's output this is the stage and cause evidence; the errors go through the
+// same signature table as every log line.
+import type { InstallerLine, InstallerLog, InstallerPhase } from '../../model/types.js';
+import { bootkubeRecordStage, stageOfInstallerPhase } from '../../specs/source-stage.js';
+import type { CategoryId, StageId } from '../../taxonomy.js';
+import type { Evidence } from '../../timeline/types.js';
+import { defineRule } from '../define-rule.js';
+import { matchSignature, type Signature } from '../signatures.js';
+
+/** What the installer printed after a wait failed, not why it failed: gathering, the status it could not list. */
+const AFTERMATH = /Attempted to gather ClusterOperator status after wait failure|Attempted to gather debug logs|Failed to gather|gather bootstrap|Use the following commands|Bootstrap gather logs captured|Log bundle written|failed to (?:ssh|connect to the bootstrap)/i;
+
+function evidenceOf(log: InstallerLog, l: { line: number; text: string; raw?: string; time?: number }): Evidence {
+  const e: Evidence = { file: log.source.file, line: l.line, text: l.raw ?? l.text };
+  if (l.time !== undefined) e.time = l.time;
+  return e;
+}
+
+/** The phase that failed last: the last error-level line of a wait (gathering aside). */
+function failedPhase(log: InstallerLog): InstallerLine | undefined {
+  const waits = log.failures.filter((f) => f.phase !== 'gather' && !AFTERMATH.test(f.text));
+  const fatal = [...waits].reverse().find((f) => f.level === 'fatal' || f.level === 'panic');
+  return fatal ?? waits[waits.length - 1];
+}
+
+/**
+ * A wait the output ends in, still waiting for an error (the run was cut off, or pasted while it
+ * waited): its last `Still waiting ...` line stands for the failure.
+ */
+function stillWaitingAtEnd(log: InstallerLog): InstallerLine | undefined {
+  const wait = log.waits[log.waits.length - 1];
+  const last = log.stillWaiting[log.stillWaiting.length - 1];
+  if (!last || (wait && last.line < wait.line)) return undefined;
+  if (last.phase === 'kubernetes-api' && log.apiUp && log.apiUp.line > last.line) return undefined;
+  if (last.phase === 'bootstrap' && log.bootstrapComplete) return undefined;
+  return matchSignature(last.text) ? last : undefined;
+}
+
+/** The stage the installer's analysis of the gathered bundle names, if it printed one. */
+function analysisStage(log: InstallerLog): { stage: StageId; line: InstallerLine } | undefined {
+  for (const l of log.analysis) {
+    if (/failed to download the release image|did not execute the release-image/.test(l.text)) return { stage: 'release-image', line: l };
+    const st = /The bootkube service failed at stage "([^"]+)"/.exec(l.text);
+    if (st) {
+      const stage = bootkubeRecordStage(st[1], false);
+      if (stage) return { stage, line: l };
+    }
+    if (/konnectivity/.test(l.text)) return { stage: 'bootstrap-control-plane', line: l };
+  }
+  return undefined;
+}
+
+/** The most telling cause among lines, latest first: a specific signature beats a generic one. */
+function cause(lines: readonly { text: string }[]): { signature: Signature; index: number } | undefined {
+  let generic: { signature: Signature; index: number } | undefined;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const s = matchSignature(lines[i].text);
+    if (!s) continue;
+    if (s.category !== 'network-connectivity' && s.category !== 'operator-degraded') return { signature: s, index: i };
+    generic ??= { signature: s, index: i };
+  }
+  return generic;
+}
+
+/** The lines that may say why a phase failed, in order of how directly they say it. */
+function witnesses(log: InstallerLog, phase: InstallerPhase, failure: InstallerLine): { text: string; line: number; raw?: string; time?: number }[][] {
+  const inPhase = (l: InstallerLine): boolean => l.phase === phase;
+  const conditions = log.operatorConditions
+    .filter((c) => (c.condition === 'Degraded' && c.status === 'True') || (c.condition === 'Available' && c.status === 'False'))
+    .map((c) => ({ text: `Cluster operator ${c.operator} ${c.condition} is ${c.status} with ${c.reason ?? ''}: ${c.message}`, line: c.line, ...(c.time !== undefined ? { time: c.time } : {}) }));
+  return [
+    log.analysis.filter((l) => !/^The bootstrap machine|^The bootkube service|^Invalid log bundle/.test(l.text)),
+    log.stillWaiting.filter(inPhase).slice(-20),
+    log.failures.filter((f) => inPhase(f) && !AFTERMATH.test(f.text)),
+    phase === 'cluster' ? conditions : [],
+    [failure],
+  ];
+}
 
 export const installerWaitFailed = defineRule({
   meta: {
@@ -12,31 +89,51 @@ export const installerWaitFailed = defineRule({
     severity: 'error',
     confidence: 'low',
     description:
-      "`openshift-install` waits for the Kubernetes API (20 min), then for bootstrap-complete (30-45 min), then for the cluster (40 min+). The wait that failed places the failure; the installer's log rarely says why, so other findings should decide the cause.",
+      "`openshift-install` creates the infrastructure, then waits for the Kubernetes API (20 min), for bootstrapping to complete (30-45 min) and for the cluster to initialize (40 min+). The wait that failed places the failure: infrastructure errors stop the masters being provisioned, an API that never answers is the bootstrap control plane, a failed bootstrap wait is bootstrap-complete unless other evidence names an earlier step, and a cluster that does not initialize is the cluster operators. Why it failed comes from the installer's own lines: its `Still waiting for ...` errors, its analysis of the gathered bundle, the operator conditions it printed.",
     fix: [
       'Gather the bootstrap logs if not done: `openshift-install gather bootstrap --dir <install-dir>` (add `--bootstrap <ip> --master <ip>` for user-provisioned infrastructure).',
-      'Run `openshift-install wait-for bootstrap-complete --log-level=debug` to resume waiting with more detail.',
+      'Run `openshift-install wait-for bootstrap-complete --log-level=debug` (or `wait-for install-complete`) to resume waiting with more detail.',
+      'Act on the quoted error: a name that does not resolve, an API load balancer that refuses, a certificate not trusted or expired, a cloud quota, an operator that is degraded.',
     ],
-    references: ['https://github.com/openshift/installer/blob/master/cmd/openshift-install/create.go', 'https://github.com/openshift/installer/blob/master/docs/user/troubleshootingbootstrap.md'],
+    references: [
+      'https://github.com/openshift/installer/blob/master/cmd/openshift-install/create.go',
+      'https://github.com/openshift/installer/blob/master/pkg/gather/service/analyze.go',
+      'https://github.com/openshift/installer/blob/master/docs/user/troubleshootingbootstrap.md',
+      'https://github.com/openshift/hive/blob/master/config/configmaps/install-log-regexes-configmap.yaml',
+    ],
   },
   check(ctx) {
     const log = ctx.bundle.installerLog;
     if (!log) return { missing: ['installer log'] };
-    const f = [...log.failures].reverse().find((l) => /Kubernetes API|bootstrap|cluster to initialize|waiting for|timed out|deadline exceeded/i.test(l.text));
-    if (!f || log.installComplete) return [];
-    const stage: StageId = /Kubernetes API/i.test(f.text)
-      ? 'bootstrap-control-plane'
-      : /bootstrap/i.test(f.text)
-        ? 'bootstrap-complete'
-        : 'cluster-operators';
-    const category = classifyError(f.text);
+    if (log.installComplete) return [];
+    const failure = failedPhase(log) ?? stillWaitingAtEnd(log);
+    if (!failure) return [];
+    const phase = failure.phase === 'gather' ? 'bootstrap' : failure.phase;
+    const analysed = phase === 'bootstrap' ? analysisStage(log) : undefined;
+    let stage: StageId | undefined = analysed?.stage ?? stageOfInstallerPhase(phase);
+    if (!stage) return [];
+    let category: CategoryId = 'unknown';
+    const evidence: Evidence[] = [];
+    for (const group of witnesses(log, phase, failure)) {
+      const found = cause(group);
+      if (!found) continue;
+      category = found.signature.category;
+      evidence.push(evidenceOf(log, group[found.index]));
+      break;
+    }
+    // Still waiting for the API for a reason that is the bootstrap host's own (its API cannot be reached).
+    if (phase === 'bootstrap' && !analysed && log.apiUp === undefined && log.stillWaiting.some((l) => l.phase === 'kubernetes-api')) stage = 'bootstrap-control-plane';
+    if (analysed) evidence.unshift(evidenceOf(log, analysed.line));
+    if (!evidence.some((e) => e.line === failure.line)) evidence.push(evidenceOf(log, failure));
     return [
       ctx.finding({
-        message: f.text,
-        evidence: [{ file: log.source.file, line: f.line, text: f.raw ?? f.text, ...(f.time !== undefined ? { time: f.time } : {}) }],
+        message: `${failure.text}${category !== 'unknown' && evidence[0].line !== failure.line ? ` (${evidence[0].text.trim()})` : ''}`,
+        evidence,
         stage,
-        // A deadline says only that time ran out; keep such a wait's category unknown.
-        category: category === 'etcd-health' || category === 'network-connectivity' ? category : 'unknown',
+        category,
+        // A named cause from the installer's own errors is worth more than a bare time-out.
+        confidence: category === 'unknown' ? 'low' : 'medium',
+        captures: { phase },
       }),
     ];
   },

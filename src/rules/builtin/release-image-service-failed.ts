@@ -2,8 +2,9 @@
 // installer's own analysis checks first (pkg/gather/service/analyze.go), with the cause read
 // from the recorded error lines.
 import type { Evidence } from '../../timeline/types.js';
-import { RELEASE_IMAGE_SERVICES } from '../../timeline/stage-map.js';
-import { classifyError, defineRule } from '../define-rule.js';
+import { RELEASE_IMAGE_SERVICES } from '../../specs/source-stage.js';
+import { defineRule } from '../define-rule.js';
+import { classifyError } from '../signatures.js';
 
 export const releaseImageServiceFailed = defineRule({
   meta: {

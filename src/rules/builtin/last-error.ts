@@ -1,0 +1,224 @@
+// Generic reasoning where no specific rule fires: the last error a unit, container or service
+// printed before it failed or while it never finished names the stage (from where it was
+// printed: specs/source-stage.ts) and the category (from what it says: signatures.ts), the way a
+// support engineer reads a bundle at a glance. Low confidence: a specific rule outranks it.
+import type { Bundle, Host, Journal, LogLine, LogSummary } from '../../model/types.js';
+import { bundleHosts, bundleLogs, hostName, hostSelector, logHost } from '../../model/walk.js';
+import { sourceName } from '../../specs/source-id.js';
+import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SERVICES, stageOfLine, stageOfSource } from '../../specs/source-stage.js';
+import type { StageId } from '../../taxonomy.js';
+import type { Evidence } from '../../timeline/types.js';
+import { defineRule } from '../define-rule.js';
+import { matchSignature, type Signature } from '../signatures.js';
+import type { Finding, FindingInit, RuleContext } from '../types.js';
+
+export const LAST_ERROR_ID = 'last-error';
+
+/** Units that run once and end; one that never ended did not finish its work. */
+const ONESHOT = new Set([
+  'release-image',
+  'release-image-pivot',
+  'node-image-pull',
+  'bootstrap-pivot',
+  'bootkube',
+  'crio-configure',
+  'machine-config-daemon-firstboot',
+  'machine-config-daemon-pull',
+  'ignition',
+  'ignition-fetch',
+  'pivot',
+  'crio-wipe',
+]);
+
+// The words of an error, in the languages components write them in.
+const ERROR_WORDS =
+  /\b(?:error|errors|fail(?:ed|ure|s|ing)?|fatal|panic|unable to|cannot|can't|could not|couldn't|refused|denied|timed out|timeout|no such|not found|invalid|illegal|unknown (?:flag|field|name)|unauthorized|forbidden|exceeded|killed|unhealthy|crashloop|back-off|no space left|unbound variable|command not found|syntax error|not a dir(?:ectory)?|already exists|DoesNotExist|[Ii]nsufficient)\b/i;
+// The level a line states: klog's letter, logfmt's or JSON's `level`, the installer's console word.
+const LEVEL = /^([IWEF])\d{4} |\blevel=["']?(\w+)|"level":\s*"(\w+)"|^(TRACE|DEBUG|INFO|WARN(?:ING)?|ERROR|FATAL|PANIC)\b/;
+const QUIET_LEVELS = new Set(['i', 'info', 'debug', 'trace', 'd', 'notice']);
+const FATAL_LEVELS = new Set(['f', 'fatal', 'panic', 'crit', 'critical', 'emerg', 'alert']);
+
+function levelOf(text: string): string | undefined {
+  const m = LEVEL.exec(text);
+  const level = m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4];
+  return level?.toLowerCase();
+}
+
+/** Whether a line reads as an error: its level says so, or (without a quiet level) its words do. */
+export function isErrorLike(text: string): boolean {
+  const level = levelOf(text);
+  if (level && (level === 'e' || level === 'error' || level === 'err' || FATAL_LEVELS.has(level))) return true;
+  if (level && QUIET_LEVELS.has(level)) return matchSignature(text) !== undefined && /error|fail|refused|denied|timeout/i.test(text);
+  return ERROR_WORDS.test(text) || matchSignature(text) !== undefined;
+}
+
+/** The lines the reader kept of a log, in order, once each (head, matches, tail, systemd's). */
+function keptLines(log: LogSummary): LogLine[] {
+  const byLine = new Map<number, LogLine>();
+  for (const l of log.head) byLine.set(l.line, l);
+  for (const m of log.matched) byLine.set(m.entry.line, m.entry);
+  for (const l of log.tail) byLine.set(l.line, l);
+  if ('systemdLines' in log) for (const l of (log as Journal).systemdLines) byLine.set(l.line, l);
+  return [...byLine.values()].sort((a, b) => a.line - b.line);
+}
+
+type UnitState = 'failed' | 'unfinished' | 'running';
+
+function hostOfLog(bundle: Bundle, log: LogSummary): Host | undefined {
+  const h = log.sourceId.host;
+  if (!h) return undefined;
+  return bundleHosts(bundle).find((x) => (h.role === 'bootstrap' ? x.role === 'bootstrap' : x.role === 'master' && x.address === h.address));
+}
+
+/** How the log's unit or container ended, as far as the bundle tells. */
+function stateOf(bundle: Bundle, log: LogSummary): UnitState {
+  const name = sourceName(log.sourceId);
+  const host = hostOfLog(bundle, log);
+  if (log.sourceId.kind === 'journal' || log.sourceId.kind === 'unit-status-journal') {
+    const outcome = (log as Journal).outcome;
+    if (outcome?.status === 'failed') return 'failed';
+    if (host?.failedUnits.some((u) => u.unit.replace(/\.service$/, '') === name)) return 'failed';
+    const status = host?.unitStatus[name];
+    if (status?.activeState === 'failed' || /^failed/.test(status?.active ?? '')) return 'failed';
+    if (outcome?.status === 'ok') return 'running';
+    if (ONESHOT.has(name)) return name === 'bootkube' && bundle.bootstrap && completedBootkube(log) ? 'running' : 'unfinished';
+    return 'running';
+  }
+  if (log.sourceId.kind === 'container' && host) {
+    const c = host.containers.find((x) => x.log === log);
+    if (c && c.exitCode !== undefined && c.exitCode !== 0) return 'failed';
+    if (c?.state === 'exited' && c.exitCode === undefined) return 'failed';
+  }
+  return 'running';
+}
+
+function completedBootkube(log: LogSummary): boolean {
+  return [...log.tail, ...log.matched.map((m) => m.entry)].some((l) => l.text.includes('bootkube.service complete'));
+}
+
+/** The error a log's last words were: the latest error-like line with a named cause, else the latest. */
+function lastError(lines: LogLine[], log: LogSummary): { line: LogLine; signature?: Signature; stage?: StageId; lastWords: boolean } | undefined {
+  const errors: { line: LogLine; signature?: Signature; stage?: StageId }[] = [];
+  let previous: StageId | undefined;
+  for (const l of lines) {
+    const text = l.text;
+    const stage = stageOfLine(log.sourceId, text, previous);
+    if (log.sourceId.unit === 'bootkube') previous = bootkubeMarker(text) ?? previous;
+    if (!isErrorLike(text)) continue;
+    const signature = matchSignature(text);
+    const e: { line: LogLine; signature?: Signature; stage?: StageId } = { line: l };
+    if (signature) e.signature = signature;
+    if (stage) e.stage = stage;
+    errors.push(e);
+  }
+  if (errors.length === 0) return undefined;
+  // The cause is usually among the last errors: the latest one whose words name a specific
+  // cause, else one naming any cause, else the very last.
+  const recent = errors.slice(-20);
+  const pick =
+    [...recent].reverse().find((e) => e.signature && e.signature.category !== 'network-connectivity' && e.signature.category !== 'operator-degraded') ??
+    [...recent].reverse().find((e) => e.signature) ??
+    recent[recent.length - 1];
+  const lastLine = log.lineCount;
+  return { ...pick, lastWords: lastLine - pick.line.line < 5 };
+}
+
+function evidenceOf(log: LogSummary, l: LogLine, host: string | undefined): Evidence {
+  const e: Evidence = { file: log.source.file, line: l.line, text: l.raw ?? l.text };
+  if (l.time !== undefined) e.time = l.time;
+  if (host) e.host = host;
+  return e;
+}
+
+function describe(log: LogSummary, state: UnitState, lastWords: boolean): string {
+  const what = log.sourceId.kind === 'container' ? `container ${sourceName(log.sourceId)}` : log.sourceId.kind === 'serial' ? `the serial console of ${sourceName(log.sourceId)}` : `${sourceName(log.sourceId)}`;
+  const where = log.sourceId.host ? ` on ${logHost(log)}` : '';
+  const how = state === 'failed' ? 'failed' : state === 'unfinished' ? 'never finished' : lastWords ? 'stopped on an error' : 'logged an error';
+  return `${what}${where} ${how}`;
+}
+
+/** The generic finding of one log, if its last words were an error. */
+function fromLog(ctx: RuleContext, log: LogSummary): Finding | undefined {
+  const base = stageOfSource(log.sourceId);
+  const lines = keptLines(log);
+  const err = lastError(lines, log);
+  if (!err) return undefined;
+  const stage = err.stage ?? base;
+  if (!stage) return undefined;
+  const state = stateOf(ctx.bundle, log);
+  const level = levelOf(err.line.text);
+  // A unit that failed or never finished, or a fatal line, decides; an error a running unit
+  // logged is a lead only (long-running units log errors all the time).
+  const decisive = state !== 'running' || (level !== undefined && FATAL_LEVELS.has(level));
+  const init: FindingInit = {
+    title: `The last error of ${sourceName(log.sourceId)}`,
+    message: `${describe(log, state, err.lastWords)}: ${err.line.text.trim()}`,
+    evidence: [evidenceOf(log, err.line, log.sourceId.host ? logHost(log) : undefined)],
+    stage,
+    category: err.signature?.category ?? categoryOfSource(log.sourceId) ?? 'unknown',
+    severity: decisive ? 'error' : 'warning',
+    captures: { source: sourceName(log.sourceId), ...(err.signature ? { signature: err.signature.id } : {}) },
+  };
+  return ctx.finding(init);
+}
+
+/** Service records other than those a specific rule reads: a failed run's recorded error. */
+function fromServiceRecords(ctx: RuleContext): Finding[] {
+  const out: Finding[] = [];
+  for (const h of bundleHosts(ctx.bundle)) {
+    for (const [name, record] of Object.entries(h.serviceRecords)) {
+      if (name === 'bootkube' || RELEASE_IMAGE_SERVICES.includes(name)) continue;
+      const run = record.runs[record.runs.length - 1];
+      const failed = run?.stages.find((s) => s.result === 'failure');
+      if (!run || (run.result !== 'failure' && !failed)) continue;
+      const message = (failed?.errorMessage ?? run.errorMessage ?? '').split('\n').filter((l) => l.trim());
+      const last = [...message].reverse().find((l) => matchSignature(l)) ?? message[message.length - 1];
+      const stage = (failed && bootkubeRecordStage(failed.name, false)) ?? stageOfSource({ kind: 'journal', host: hostSelector(h), unit: name });
+      if (!stage) continue;
+      const ref = failed?.source ?? run.endSource ?? run.source;
+      out.push(
+        ctx.finding({
+          title: `The last error of ${name}`,
+          message: `${name} service on ${hostName(h)} failed${failed ? ` at ${failed.name}` : ''}${last ? `: ${last}` : ''}`,
+          evidence: [{ file: ref.file, ...(ref.line !== undefined ? { line: ref.line } : {}), text: last ?? `${name} failed`, host: hostName(h) }],
+          stage,
+          category: last ? (matchSignature(last)?.category ?? 'unknown') : 'unknown',
+          severity: 'error',
+          captures: { source: name },
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+export const lastErrorRule = defineRule({
+  meta: {
+    id: LAST_ERROR_ID,
+    title: 'The last error of a unit that failed or never finished',
+    stage: 'render',
+    category: 'unknown',
+    severity: 'error',
+    confidence: 'low',
+    description:
+      "No rule was written for every message. Where a unit, a container or a service failed, never finished, or stopped on an error, its last error line is what a support engineer reads first: the log it is in names the stage (the bootstrap units, render containers and static pods, the masters' units and containers each belong to one), and its words name the category (name resolution, refused connections, untrusted or expired certificates, a refused pull secret, a missing image, a full disk, an unknown flag...). Low confidence: a rule written for the message outranks it.",
+    fix: [
+      'Read the unit or container named in the finding around the quoted line: `journalctl -b -u <unit>` or `sudo crictl logs <container>` / `sudo podman logs <container>` on that host.',
+      'Act on what the line says: a name that does not resolve (DNS), a port that refuses (firewall, load balancer), a certificate not trusted or expired, a pull secret refused, a missing image, a full disk.',
+    ],
+    references: [
+      'https://github.com/openshift/installer/blob/master/docs/user/troubleshootingbootstrap.md',
+      'https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/installer-gather.sh',
+    ],
+  },
+  check(ctx) {
+    const out: Finding[] = [];
+    for (const log of bundleLogs(ctx.bundle)) {
+      if (log.sourceId.kind === 'installer' || log.sourceId.kind === 'gather') continue;
+      const f = fromLog(ctx, log);
+      if (f) out.push(f);
+    }
+    out.push(...fromServiceRecords(ctx));
+    return out;
+  },
+});

@@ -1,0 +1,304 @@
+// Where a line comes from tells the stage: the one map from a source (a bootstrap unit, a render
+// container, a static pod, a master's unit or container, a service-record stage, an installer
+// phase) to the taxonomy stage it belongs to, with the few refinements a line's own words make
+// (which bootkube step printed it, which pod kubelet speaks of). Names are those of the
+// installer's bootstrap scripts (bootkube.sh.template and its siblings), installer-gather.sh and
+// installer-masters-gather.sh, the static pod manifests and the installer's commands.
+import type { InstallerPhase } from '../model/types.js';
+import type { CategoryId, StageId } from '../taxonomy.js';
+import type { SourceId } from './source-id.js';
+
+/** Services whose whole run is the release-image stage (node-image-pull: OKD and layered OS). */
+export const RELEASE_IMAGE_SERVICES = ['release-image', 'release-image-pivot', 'node-image-pull'];
+
+/**
+ * The taxonomy stage of a bootkube service-record stage; undefined for names bootlens does not
+ * know (reported, not guessed). `cb-bootstrap` depends on whether the bootstrap API answered.
+ */
+export function bootkubeRecordStage(name: string, bootstrapApiAnswered: boolean): StageId | undefined {
+  switch (name) {
+    case 'wait-for-etcd':
+      return 'bootstrap-etcd';
+    case 'cb-bootstrap':
+      return bootstrapApiAnswered ? 'production-control-plane' : 'bootstrap-control-plane';
+    case 'wait-for-ceo':
+      return 'etcd-scaling';
+    case 'cvo-overrides':
+    case 'restore-cvo-overrides':
+      // Restoring the CVO overrides is the hand-over step of bootstrap-complete.
+      return 'bootstrap-complete';
+    case 'openshift-manifests':
+      return 'render';
+    default:
+      // konnectivity-certs, konnectivity-server-bootstrap, ... prepare the bootstrap API.
+      if (name.startsWith('konnectivity')) return 'bootstrap-control-plane';
+      return name.endsWith('-bootstrap') ? 'render' : undefined;
+  }
+}
+
+/** Units of the bootstrap host and the stage their work is part of. */
+const BOOTSTRAP_UNITS: Record<string, StageId> = {
+  'release-image': 'release-image',
+  'release-image-download': 'release-image',
+  'release-image-pivot': 'release-image',
+  'node-image-pull': 'release-image',
+  'node-image-overlay': 'release-image',
+  'bootstrap-pivot': 'release-image',
+  'rpm-ostree': 'release-image',
+  'rpm-ostreed': 'release-image',
+  ignition: 'release-image',
+  'ignition-firstboot-complete': 'release-image',
+  'crio-configure': 'node-runtime',
+  crio: 'node-runtime',
+  'crio-wipe': 'node-runtime',
+  kubelet: 'node-runtime',
+  'bootstrap-kubelet': 'node-runtime',
+  'systemd-sysusers': 'node-runtime',
+  chronyd: 'node-runtime',
+  NetworkManager: 'node-runtime',
+  bootkube: 'render',
+  'openshift-manifests': 'render',
+  keepalived: 'bootstrap-control-plane',
+  haproxy: 'bootstrap-control-plane',
+  coredns: 'bootstrap-control-plane',
+  'kube-apiserver': 'bootstrap-control-plane',
+  'approve-csr': 'masters-provision',
+  ironic: 'masters-provision',
+  'master-bmh-update': 'masters-provision',
+  'build-ironic-env': 'masters-provision',
+  'extract-machine-os': 'masters-provision',
+  'image-customization': 'masters-provision',
+  'metal3-baremetal-operator': 'masters-provision',
+  progress: 'bootstrap-complete',
+  'report-progress': 'bootstrap-complete',
+};
+
+/** Units of a master (or the single node) and their stage: they boot, join, then run pods. */
+const MASTER_UNITS: Record<string, StageId> = {
+  ignition: 'masters-provision',
+  'ignition-fetch': 'masters-provision',
+  'ignition-fetch-offline': 'masters-provision',
+  'ignition-firstboot-complete': 'masters-provision',
+  'machine-config-daemon-firstboot': 'masters-provision',
+  'machine-config-daemon-pull': 'masters-provision',
+  'machine-config-daemon-host': 'masters-provision',
+  pivot: 'masters-provision',
+  'rpm-ostree': 'masters-provision',
+  'rpm-ostreed': 'masters-provision',
+  kubelet: 'masters-provision',
+  crio: 'masters-provision',
+  'crio-wipe': 'masters-provision',
+  'node-valid-hostname': 'masters-provision',
+  NetworkManager: 'masters-provision',
+  'nodeip-configuration': 'masters-provision',
+  chronyd: 'masters-provision',
+  'ovs-configuration': 'production-control-plane',
+  'ovs-vswitchd': 'production-control-plane',
+  ovsdb: 'production-control-plane',
+  'ovsdb-server': 'production-control-plane',
+  openvswitch: 'production-control-plane',
+  'wait-for-br-ex-up': 'production-control-plane',
+  'openshift-azure-routes': 'production-control-plane',
+  'openshift-gcp-routes': 'production-control-plane',
+  'kube-apiserver': 'production-control-plane',
+};
+
+/** Containers of the bootstrap host (podman render containers, static pods) by name. */
+function bootstrapContainerStage(name: string): StageId | undefined {
+  if (/-render$|^render-|^bootkube-render|^openshift-manifests|^cvo-render/.test(name)) return 'render';
+  if (/^etcd|^etcdctl/.test(name)) return 'bootstrap-etcd';
+  if (name === 'cluster-bootstrap') return 'production-control-plane';
+  if (/^(?:kube-apiserver|kube-controller-manager|kube-scheduler|cluster-policy-controller|setup|bootstrap-control-plane|kube-apiserver-insecure-readyz|keepalived|haproxy|coredns|konnectivity)/.test(name)) {
+    return 'bootstrap-control-plane';
+  }
+  if (name === 'machine-config-server' || /^(?:ironic|metal3|image-customization|dnsmasq|httpd)/.test(name)) return 'masters-provision';
+  // The CVO runs from the bootstrap API and creates the operators that scale etcd.
+  if (name.startsWith('cluster-version-operator')) return 'etcd-scaling';
+  if (/^(?:wait-for-ceo|cluster-etcd-operator)/.test(name)) return 'etcd-scaling';
+  if (name === 'release' || name === 'release-image') return 'release-image';
+  return undefined;
+}
+
+/** Containers of a master by name: the control plane's pods, the network plugin's, the operators'. */
+function masterContainerStage(name: string): StageId | undefined {
+  if (/^etcd/.test(name)) return 'etcd-scaling';
+  if (/^(?:ovnkube|ovn-|northd|nbdb|sbdb|ovs-|sdn|openshift-sdn|multus|kube-multus|whereabouts|network-operator|cni-plugins|bond-cni|routeoverride|egress-router|kube-rbac-proxy-ovn)/.test(name)) {
+    return 'production-control-plane';
+  }
+  if (/^(?:kube-apiserver|kube-controller-manager|kube-scheduler|cluster-policy-controller|setup|keepalived|haproxy|coredns|mdns-publisher|machine-config-server)/.test(name)) {
+    return 'production-control-plane';
+  }
+  // The machine API creates the compute machines (and approves their CSRs through the node link).
+  if (/^(?:machine-controller|machineset-controller|machine-api|nodelink-controller|machine-healthcheck|cluster-autoscaler|cluster-api|capi-|capa-|capz-|capg-|capv-|cluster-machine-approver|machine-approver)/.test(name)) return 'workers';
+  if (/^machine-config-daemon/.test(name)) return 'cluster-operators';
+  if (/^(?:cluster-version-operator|etcd-operator|cluster-etcd-operator)/.test(name)) return 'etcd-scaling';
+  if (/operator|^(?:oauth|console|router|ingress|image-registry|prometheus|alertmanager|authentication|openshift-apiserver|apiserver|controller-manager|dns|node-resolver|insights|marketplace)/.test(name)) {
+    return 'cluster-operators';
+  }
+  return undefined;
+}
+
+/** The stage a log's lines speak of by default, from where the log was gathered. */
+export function stageOfSource(source: SourceId): StageId | undefined {
+  const master = source.host?.role === 'master';
+  switch (source.kind) {
+    case 'journal':
+    case 'unit-status-journal': {
+      const unit = source.unit ?? '';
+      return (master ? MASTER_UNITS : BOOTSTRAP_UNITS)[unit];
+    }
+    case 'container': {
+      const name = source.container ?? '';
+      return master ? masterContainerStage(name) : bootstrapContainerStage(name);
+    }
+    case 'serial':
+      // A serial console shows a machine that did not boot: the bootstrap host's comes first.
+      return /bootstrap/i.test(source.console ?? '') ? 'release-image' : 'masters-provision';
+    case 'clusterapi':
+      return 'masters-provision';
+    case 'gather':
+      return 'masters-provision';
+    case 'installer':
+      return undefined;
+  }
+}
+
+// bootkube.sh prints each step before it runs it (bootkube.sh.template); the lines after a
+// marker are that step's output, whatever they say.
+const BOOTKUBE_MARKERS: [RegExp, StageId][] = [
+  [/^Pulling release image/, 'release-image'],
+  [/^Rendering /, 'render'],
+  [/^Starting etcd|^Waiting for etcd cluster/, 'bootstrap-etcd'],
+  [/^Starting cluster-bootstrap/, 'bootstrap-control-plane'],
+  [/^API is up|Pod Status:|^Created "|^Skipped "/, 'production-control-plane'],
+  [/^Restoring CVO overrides|restore CVO overrides/, 'bootstrap-complete'],
+  [/^Waiting for CEO to finish/, 'etcd-scaling'],
+  [/^Tearing down temporary bootstrap control plane|^bootkube\.service complete/, 'bootstrap-complete'],
+];
+
+// Without a marker before it, a bootkube line's own words say which step printed it.
+const BOOTKUBE_WORDS: [RegExp, StageId][] = [
+  [/\/etc\/crio|crio\.conf|crio\.sock|cri-o|crio\.service/i, 'node-runtime'],
+  [/etcdctl|etcd cluster|unhealthy cluster|:2379\b|etcd-bootstrap|endpoint health/i, 'bootstrap-etcd'],
+  [/CVO overrides|cvo-overrides/i, 'bootstrap-complete'],
+  [/wait-for-ceo|cluster-etcd-operator|etcd operator/i, 'etcd-scaling'],
+  [/Pod Status:|error while checking pod status|self-hosted control plane|DoesNotExist|unable to get REST mapping|no matches for kind/, 'production-control-plane'],
+  [/Unable to connect to the server|connection to the server|Failed to create "|:6443\b|Waiting for API|cluster-bootstrap/i, 'bootstrap-control-plane'],
+];
+
+/** The step a bootkube.sh progress line starts, if it is one. */
+export function bootkubeMarker(text: string): StageId | undefined {
+  const t = text.trim();
+  for (const [re, stage] of BOOTKUBE_MARKERS) if (re.test(t)) return stage;
+  return undefined;
+}
+
+/** The stage a pod that kubelet or CRI-O names belongs to, on the bootstrap host or a master. */
+function podStage(text: string, master: boolean): StageId | undefined {
+  if (/openshift-etcd\/|etcd-bootstrap|etcd-member|pod="?etcd/.test(text)) return master ? 'etcd-scaling' : 'bootstrap-etcd';
+  if (/openshift-kube-apiserver\/|bootstrap-kube-apiserver|kube-controller-manager|kube-scheduler|openshift-kube-/.test(text)) return master ? 'production-control-plane' : 'bootstrap-control-plane';
+  if (/openshift-ovn-kubernetes|openshift-sdn|openshift-multus|openshift-network-operator/.test(text)) return 'production-control-plane';
+  if (/openshift-machine-config-operator\/machine-config-server|machine-config-server/.test(text)) return master ? 'production-control-plane' : 'masters-provision';
+  if (/openshift-cluster-version\//.test(text)) return 'etcd-scaling';
+  return undefined;
+}
+
+// A pull of the release payload itself (`ocp-release`, `origin-release`, OKD's `okd` release),
+// wherever it happens: older releases pulled it from bootkube.sh.
+const RELEASE_PAYLOAD = /\/(?:ocp|origin|okd)-release(?:-nightly)?[:@]|openshift-release-dev\/ocp-release|\/okd[:@]|\/release@sha256:|release-image-download|RELEASE_IMAGE/;
+
+/** Masters' pod-level trouble (pulls, sandboxes, the pod network): the pods run after the node joined. */
+const MASTER_POD_LEVEL = /NetworkPluginNotReady|network is not ready|CNI|cni config|Failed to create pod sandbox|ErrImagePull|ImagePullBackOff|Back-off pulling image|Failed to pull image|PullImage from image service failed|pod_workers|Error syncing pod/;
+
+/**
+ * The stage one line speaks of: its log's stage, refined where a log speaks for several steps
+ * (bootkube.sh runs them all; kubelet runs every pod). `previous` is the step the last
+ * bootkube marker before the line started, when known.
+ */
+export function stageOfLine(source: SourceId, text: string, previous?: StageId): StageId | undefined {
+  const base = stageOfSource(source);
+  const master = source.host?.role === 'master';
+  if (RELEASE_PAYLOAD.test(text) && /pull|manifest|image|registry|x509|unauthorized|denied|timeout|refused|no such host/i.test(text)) {
+    if (!master && base !== 'node-runtime') return 'release-image';
+  }
+  if (source.kind === 'journal' || source.kind === 'unit-status-journal') {
+    if (source.unit === 'bootkube' && !master) {
+      const marker = bootkubeMarker(text);
+      if (marker) return marker;
+      if (previous) return previous;
+      for (const [re, stage] of BOOTKUBE_WORDS) if (re.test(text)) return stage;
+      return base;
+    }
+    if (source.unit === 'kubelet' || source.unit === 'crio') {
+      const pod = podStage(text, master);
+      if (pod) return pod;
+      if (master && MASTER_POD_LEVEL.test(text)) return 'production-control-plane';
+    }
+  }
+  return base;
+}
+
+/**
+ * The stage an installer phase waits on. A failed wait for bootstrapping covers the masters
+ * joining through bootstrap-complete: the latest of them is named, and evidence of an earlier
+ * one's failure wins over it.
+ */
+export function stageOfInstallerPhase(phase: InstallerPhase): StageId | undefined {
+  switch (phase) {
+    case 'infrastructure':
+      // The installer creates the machines before anything boots: the masters cannot be provisioned.
+      return 'masters-provision';
+    case 'kubernetes-api':
+      return 'bootstrap-control-plane';
+    case 'bootstrap':
+      return 'bootstrap-complete';
+    case 'cluster':
+      return 'cluster-operators';
+    case 'gather':
+      return undefined;
+  }
+}
+
+/** Stages an installer phase spans, first to last (a failed wait leaves them all unproven). */
+export function stagesOfInstallerPhase(phase: InstallerPhase): StageId[] {
+  switch (phase) {
+    case 'kubernetes-api':
+      return ['bootstrap-control-plane'];
+    case 'bootstrap':
+      return ['masters-provision', 'production-control-plane', 'etcd-scaling', 'bootstrap-complete'];
+    case 'cluster':
+      return ['workers', 'cluster-operators'];
+    case 'infrastructure':
+      return ['masters-provision'];
+    case 'gather':
+      return [];
+  }
+}
+
+/**
+ * The category a failing source points to when its words name none (taxonomy.md's meanings):
+ * CRI-O and kubelet that cannot run are the container runtime, ignition is ignition, the pod
+ * network's daemons are the network plugin, etcd is etcd's health, the machine API is the cloud.
+ */
+export function categoryOfSource(source: SourceId): CategoryId | undefined {
+  const master = source.host?.role === 'master';
+  const name = source.unit ?? source.container ?? '';
+  if (source.kind === 'serial') return 'ignition';
+  if (source.kind === 'journal' || source.kind === 'unit-status-journal') {
+    if (/^(?:crio|crio-configure|crio-wipe)$/.test(name) || (!master && name === 'kubelet')) return 'container-runtime';
+    if (/^ignition/.test(name)) return 'ignition';
+    if (/^(?:machine-config-daemon|pivot)/.test(name)) return 'machine-config';
+    if (/^(?:ovs|openvswitch|wait-for-br-ex)/.test(name)) return 'network-plugin';
+    if (name === 'chronyd') return 'clock-skew';
+    if (name === 'approve-csr') return 'csr-pending';
+    return undefined;
+  }
+  if (source.kind === 'container') {
+    if (/^etcd/.test(name)) return 'etcd-health';
+    if (/^(?:ovnkube|ovn-|northd|nbdb|sbdb|ovs-|sdn|openshift-sdn|multus|kube-multus|network-operator|whereabouts)/.test(name)) return 'network-plugin';
+    if (/^(?:machine-controller|machineset-controller|machine-api|capi-|capa-|capz-|capg-|capv-|cluster-api)/.test(name)) return 'cloud-provider';
+    if (/^machine-config-daemon/.test(name)) return 'machine-config';
+    if (/^(?:cluster-machine-approver|machine-approver)/.test(name)) return 'csr-pending';
+  }
+  return undefined;
+}
