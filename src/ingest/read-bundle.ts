@@ -16,6 +16,7 @@ import {
   parseClusterVersion,
   parseCsrs,
   parseEvents,
+  parseMachineConfigPools,
   parseNameList,
   parseNodes,
   parsePods,
@@ -321,6 +322,9 @@ class Router {
         return;
       case 'events':
         cluster.events = this.adopt(parseEvents(json, source), file);
+        return;
+      case 'machineconfigpools':
+        cluster.machineConfigPools = this.adopt(parseMachineConfigPools(json, source), file);
         return;
     }
   }

@@ -394,6 +394,17 @@ export interface ClusterOperatorResource {
   versions: { name: string; version: string }[];
 }
 
+export interface MachineConfigPoolResource {
+  source: SourceRef;
+  name: string;
+  conditions: Condition[];
+  /** The rendered MachineConfig the pool runs (`status.configuration.name`), once rendered. */
+  renderedConfig?: string;
+  machineCount?: number;
+  readyMachineCount?: number;
+  degradedMachineCount?: number;
+}
+
 export interface ClusterVersionResource {
   source: SourceRef;
   desiredVersion?: string;
@@ -453,6 +464,7 @@ export interface ClusterResources {
   csrs?: CsrResource[];
   clusterOperators?: ClusterOperatorResource[];
   clusterVersion?: ClusterVersionResource[];
+  machineConfigPools?: MachineConfigPoolResource[];
   pods?: PodResource[];
   events?: EventResource[];
   /** Plain-text lists (`nodes.list`, `masters.list`). */

@@ -7,6 +7,7 @@ import type {
   CsrResource,
   CsrState,
   EventResource,
+  MachineConfigPoolResource,
   NodeResource,
   PodResource,
   ResourceFileStatus,
@@ -302,6 +303,26 @@ export function parseClusterOperators(json: unknown, source: SourceRef): Parsed<
       if (vName !== undefined && version !== undefined) versions.push({ name: vName, version });
     }
     return { source, name, conditions: readConditions(item), versions };
+  });
+}
+
+/**
+ * Parses `oc get machineconfigpools -o json`: each pool's conditions (Updated, Updating,
+ * Degraded, NodeDegraded, RenderDegraded), machine counts and the rendered config it runs.
+ */
+export function parseMachineConfigPools(json: unknown, source: SourceRef): Parsed<MachineConfigPoolResource[]> {
+  return parseList<MachineConfigPoolResource>(json, 'MachineConfigPool', (item) => {
+    const name = metaName(item);
+    if (name === undefined) return 'MachineConfigPool without metadata.name';
+    const status = getObject(item, 'status');
+    const pool: MachineConfigPoolResource = { source, name, conditions: readConditions(item) };
+    const rendered = getText(getObject(status, 'configuration'), 'name');
+    if (rendered !== undefined) pool.renderedConfig = rendered;
+    for (const key of ['machineCount', 'readyMachineCount', 'degradedMachineCount'] as const) {
+      const n = getNumber(status, key);
+      if (n !== undefined) pool[key] = n;
+    }
+    return pool;
   });
 }
 

@@ -7,6 +7,7 @@ import { csrPendingNodesMissing } from './builtin/csr-pending-nodes-missing.js';
 import { etcdQuorum } from './builtin/etcd-quorum.js';
 import { installerWaitFailed } from './builtin/installer-wait-failed.js';
 import { lastErrorRule } from './builtin/last-error.js';
+import { machineConfigPoolDegraded } from './builtin/machine-config-pool-degraded.js';
 import { mastersUnreachable } from './builtin/masters-unreachable.js';
 import { releaseDigestMismatch } from './builtin/release-digest-mismatch.js';
 import { releaseImageServiceFailed } from './builtin/release-image-service-failed.js';
@@ -20,6 +21,7 @@ export const BUILTIN_RULES: readonly Rule[] = [
   csrPendingNodesMissing,
   releaseDigestMismatch,
   clusterOperatorConditions,
+  machineConfigPoolDegraded,
   installerWaitFailed,
   mastersUnreachable,
   containerOomKilled,

@@ -34,6 +34,14 @@ const DISTRIBUTION_ERRORS = 'https://github.com/distribution/distribution/blob/m
 const HIVE_REGEXES = 'https://github.com/openshift/hive/blob/master/config/configmaps/install-log-regexes-configmap.yaml';
 
 export const SIGNATURES: readonly Signature[] = [
+  // --- a name does not resolve (api, api-int, *.apps, a registry, etcd-N, the proxy itself).
+  {
+    id: 'name-resolution',
+    category: 'dns',
+    re: /no such host|server misbehaving|Temporary failure in name resolution|Name or service not known|[Cc]ould not resolve (?:host|proxy)|lookup \S+ on \S+: (?:read udp|dial udp|.*i\/o timeout|.*connection refused)|NXDOMAIN|name resolution|failed to resolve|unknown host/,
+    source: GO_NET,
+    example: 'Still waiting for the Kubernetes API: Get https://api.openshift.hkeas.com:6443/version?timeout=32s: dial tcp: lookup api.openshift.hkeas.com on 172.31.0.2:53: server misbehaving',
+  },
   // --- proxy: the proxy answers for the registry, the API or the cloud.
   {
     id: 'proxy-connect',
@@ -104,14 +112,6 @@ export const SIGNATURES: readonly Signature[] = [
     source: GO_X509,
     example: 'Still waiting for the Kubernetes API: Get https://api.okd.test1.com:6443/version?timeout=32s: x509: certificate signed by unknown authority (possibly because of "crypto/rsa: verification error" while trying to verify candidate authority certificate "kube-apiserver-lb-signer")',
   },
-  // --- a name does not resolve (api, api-int, *.apps, a registry, etcd-N).
-  {
-    id: 'name-resolution',
-    category: 'dns',
-    re: /no such host|server misbehaving|Temporary failure in name resolution|Name or service not known|[Cc]ould not resolve (?:host|proxy)|lookup \S+ on \S+: (?:read udp|dial udp|.*i\/o timeout|.*connection refused)|NXDOMAIN|name resolution|failed to resolve|unknown host/,
-    source: GO_NET,
-    example: 'Still waiting for the Kubernetes API: Get https://api.openshift.hkeas.com:6443/version?timeout=32s: dial tcp: lookup api.openshift.hkeas.com on 172.31.0.2:53: server misbehaving',
-  },
   // --- disk, memory, CPU too small or full.
   {
     id: 'no-space',
@@ -159,11 +159,22 @@ export const SIGNATURES: readonly Signature[] = [
     source: 'https://github.com/kubernetes/kubernetes/blob/master/pkg/kubelet/kubelet_network.go',
     example: 'E1122 10:31:15.221190    2519 kubelet.go:2855] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: No CNI configuration file in /etc/kubernetes/cni/net.d/. Has your network provider started?"',
   },
+  // Pods that cannot reach the API's service IP (the first address of OpenShift's default service
+  // network 172.30.0.0/16): the pod network does not carry service traffic.
+  {
+    id: 'service-network-unreachable',
+    category: 'network-plugin',
+    re: /dial tcp 172\.30\.0\.1:443: (?:i\/o timeout|connect: (?:connection refused|no route to host))/,
+    source: 'https://github.com/openshift/installer/blob/master/pkg/types/defaults/installconfig.go',
+    example: 'unable to load configmap based request-header-client-ca-file: Get "https://172.30.0.1:443/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication": dial tcp 172.30.0.1:443: i/o timeout',
+  },
   // --- a host cannot fetch or apply its ignition.
   {
     id: 'ignition',
     category: 'ignition',
     re: /Ignition failed|ignition\[\d+\]: .*(?:error|failed)|failed to fetch config|config is not valid|unsupported config version|failed to parse (?:ignition )?config|error at line \d+ col|invalid config version|GET error: .*22623|GET result: (?:Internal Server Error|Not Found)|emergency shell.*ignition/i,
+    // A refused or timed-out fetch is the network's: the next entries name it.
+    unless: /connection refused|i\/o timeout|no route to host|network is unreachable|connection reset/,
     source: 'https://github.com/coreos/ignition/blob/main/internal/resource/url.go',
     example: 'ignition[834]: GET result: Internal Server Error',
   },

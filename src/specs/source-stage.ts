@@ -92,12 +92,13 @@ const MASTER_UNITS: Record<string, StageId> = {
   NetworkManager: 'masters-provision',
   'nodeip-configuration': 'masters-provision',
   chronyd: 'masters-provision',
-  'ovs-configuration': 'production-control-plane',
-  'ovs-vswitchd': 'production-control-plane',
-  ovsdb: 'production-control-plane',
-  'ovsdb-server': 'production-control-plane',
-  openvswitch: 'production-control-plane',
-  'wait-for-br-ex-up': 'production-control-plane',
+  // The host's own network (br-ex for OVN-Kubernetes) is set up at boot, before kubelet runs.
+  'ovs-configuration': 'masters-provision',
+  'ovs-vswitchd': 'masters-provision',
+  ovsdb: 'masters-provision',
+  'ovsdb-server': 'masters-provision',
+  openvswitch: 'masters-provision',
+  'wait-for-br-ex-up': 'masters-provision',
   'openshift-azure-routes': 'production-control-plane',
   'openshift-gcp-routes': 'production-control-plane',
   'kube-apiserver': 'production-control-plane',
@@ -121,6 +122,9 @@ function bootstrapContainerStage(name: string): StageId | undefined {
 
 /** Containers of a master by name: the control plane's pods, the network plugin's, the operators'. */
 function masterContainerStage(name: string): StageId | undefined {
+  // 4.1-4.3 ran etcd on the masters from the start (the etcd-member pod: discovery, certs,
+  // etcd-member) and bootkube waited for it; 4.4+ scale it there later with the etcd operator.
+  if (/^(?:etcd-member|discovery|certs)$/.test(name)) return 'bootstrap-etcd';
   if (/^etcd/.test(name)) return 'etcd-scaling';
   if (/^(?:ovnkube|ovn-|northd|nbdb|sbdb|ovs-|sdn|openshift-sdn|multus|kube-multus|whereabouts|network-operator|cni-plugins|bond-cni|routeoverride|egress-router|kube-rbac-proxy-ovn)/.test(name)) {
     return 'production-control-plane';
@@ -301,4 +305,13 @@ export function categoryOfSource(source: SourceId): CategoryId | undefined {
     if (/^(?:cluster-machine-approver|machine-approver)/.test(name)) return 'csr-pending';
   }
   return undefined;
+}
+
+/** The stage the workloads of a namespace belong to (for events and pods the API reports). */
+export function stageOfNamespace(namespace: string | undefined): StageId {
+  const ns = namespace ?? '';
+  if (ns === 'openshift-etcd' || ns === 'openshift-etcd-operator') return 'etcd-scaling';
+  if (/^openshift-(?:kube-apiserver|kube-controller-manager|kube-scheduler|ovn-kubernetes|sdn|multus|network-operator)$/.test(ns)) return 'production-control-plane';
+  if (ns === 'openshift-machine-api' || ns === 'openshift-cluster-machine-approver') return 'workers';
+  return 'cluster-operators';
 }

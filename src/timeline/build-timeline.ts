@@ -266,10 +266,16 @@ function fromInstallerLog(board: StageBoard, bundle: Bundle): void {
   // The last failed wait (gathering aside) failed its phase's stage.
   const failed = [...log.failures].reverse().find((f) => f.phase !== 'gather' && !/Attempted to gather|gather/i.test(f.text));
   if (!failed && !log.installComplete) {
-    // Output that ends while still waiting for the API: the bootstrap control plane is stuck.
+    // Output that ends inside a wait (cut off, or pasted while waiting): that wait's stage is stuck.
+    const wait = log.waits[log.waits.length - 1];
     const still = log.stillWaiting[log.stillWaiting.length - 1];
-    if (still?.phase === 'kubernetes-api' && !(log.apiUp && log.apiUp.line > still.line) && !log.bootstrapComplete) {
-      board.decide('bootstrap-control-plane', 'in-progress', 'installer log', [at(still)], {}, ['bootstrap']);
+    const phase = still && (!wait || still.line > wait.line) ? still.phase : wait?.phase;
+    const resolved =
+      phase === 'kubernetes-api' ? log.apiUp !== undefined && (!still || log.apiUp.line > still.line) || log.bootstrapComplete : phase === 'bootstrap' ? log.bootstrapComplete : false;
+    const stage = phase ? stageOfInstallerPhase(phase) : undefined;
+    if (stage && !resolved) {
+      const e: Evidence = still && still.phase === phase ? at(still) : { file, line: wait?.line, text: `Waiting up to ${wait?.timeout} for ${wait?.what}` };
+      board.decide(stage, 'in-progress', 'installer log', [e], {}, phase === 'kubernetes-api' ? ['bootstrap'] : []);
     }
   }
   if (!failed || log.installComplete) return;
@@ -308,7 +314,9 @@ function normalise(board: StageBoard): void {
       s.evidence = by.evidence.slice(0, 1);
     }
     if (s.status === 'ok') laterOk = s;
-    if (script && (s.status === 'ok' || s.status === 'failed' || s.status === 'in-progress')) laterStarted = s;
+    // The installer's failed or unfinished wait spans several stages: it proves none of them started.
+    const spanOnly = s.decidedBy === 'installer log' && s.status !== 'ok';
+    if (script && !spanOnly && (s.status === 'ok' || s.status === 'failed' || s.status === 'in-progress')) laterStarted = s;
   }
   // After the first failure nothing later can have happened unless evidence says so.
   const firstFailed = STAGES.findIndex((id) => board.get(id).status === 'failed');

@@ -159,8 +159,9 @@ export function decideVerdict({ timeline, findings, results, similar = [] }: Ver
   if (!stage && !timeline.stages.some((s) => s.status === 'ok')) {
     // Nothing failed and nothing was seen complete: the errors there are are all the evidence.
     stage = earliestLead(() => true);
-  } else if (stage && failed?.id === stage && failed.decidedBy === 'installer log') {
-    // The installer only says which wait failed; a lead inside that wait's span names the step.
+  } else if (stage && timeline.stages.find((s) => s.id === stage)?.decidedBy === 'installer log') {
+    // The installer only says which wait failed (or never ended); a lead inside that wait's
+    // span names the step.
     const span = INSTALLER_SPANS.find((ids) => ids.includes(stage as StageId)) ?? [];
     stage = earliestLead((id) => span.includes(id) && stageIndex(id) < stageIndex(stage as StageId)) ?? stage;
   }

@@ -5,7 +5,7 @@
 import type { Bundle, Host, Journal, LogLine, LogSummary } from '../../model/types.js';
 import { bundleHosts, bundleLogs, hostName, hostSelector, logHost } from '../../model/walk.js';
 import { sourceName } from '../../specs/source-id.js';
-import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SERVICES, stageOfLine, stageOfSource } from '../../specs/source-stage.js';
+import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SERVICES, stageOfLine, stageOfNamespace, stageOfSource } from '../../specs/source-stage.js';
 import type { StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
@@ -80,6 +80,8 @@ function stateOf(bundle: Bundle, log: LogSummary): UnitState {
     if (host?.failedUnits.some((u) => u.unit.replace(/\.service$/, '') === name)) return 'failed';
     const status = host?.unitStatus[name];
     if (status?.activeState === 'failed' || /^failed/.test(status?.active ?? '')) return 'failed';
+    // `activating (start) since ... 17h ago`: a start that never ended.
+    if (status?.activeState === 'activating' || /^activating/.test(status?.active ?? '')) return 'unfinished';
     if (outcome?.status === 'ok') return 'running';
     if (ONESHOT.has(name)) return name === 'bootkube' && bundle.bootstrap && completedBootkube(log) ? 'running' : 'unfinished';
     return 'running';
@@ -90,6 +92,12 @@ function stateOf(bundle: Bundle, log: LogSummary): UnitState {
     if (c?.state === 'exited' && c.exitCode === undefined) return 'failed';
   }
   return 'running';
+}
+
+/** `systemctl status` says the unit is still starting (`activating (start) since ...`). */
+function stuckStarting(bundle: Bundle, log: LogSummary): boolean {
+  const status = hostOfLog(bundle, log)?.unitStatus[sourceName(log.sourceId)];
+  return status?.activeState === 'activating' || /^activating/.test(status?.active ?? '');
 }
 
 function completedBootkube(log: LogSummary): boolean {
@@ -141,11 +149,12 @@ function describe(log: LogSummary, state: UnitState, lastWords: boolean): string
 function fromLog(ctx: RuleContext, log: LogSummary): Finding | undefined {
   const base = stageOfSource(log.sourceId);
   const lines = keptLines(log);
+  const state = stateOf(ctx.bundle, log);
   const err = lastError(lines, log);
-  if (!err) return undefined;
+  // Without an error line only systemd's own word that a start never ended is evidence.
+  if (!err) return stuckStarting(ctx.bundle, log) ? unfinished(ctx, log, lines) : undefined;
   const stage = err.stage ?? base;
   if (!stage) return undefined;
-  const state = stateOf(ctx.bundle, log);
   const level = levelOf(err.line.text);
   // A unit that failed or never finished, or a fatal line, decides; an error a running unit
   // logged is a lead only (long-running units log errors all the time).
@@ -160,6 +169,48 @@ function fromLog(ctx: RuleContext, log: LogSummary): Finding | undefined {
     captures: { source: sourceName(log.sourceId), ...(err.signature ? { signature: err.signature.id } : {}) },
   };
   return ctx.finding(init);
+}
+
+/** A unit that started and never ended, with no error to quote: its last line is the lead. */
+function unfinished(ctx: RuleContext, log: LogSummary, lines: LogLine[]): Finding | undefined {
+  const stage = stageOfSource(log.sourceId);
+  const last = [...lines].reverse().find((l) => l.text.trim() !== '' && !/^-- /.test(l.text));
+  if (!stage || !last) return undefined;
+  return ctx.finding({
+    title: `The last error of ${sourceName(log.sourceId)}`,
+    message: `${describe(log, 'unfinished', false)}; its last line: ${last.text.trim()}`,
+    evidence: [evidenceOf(log, last, log.sourceId.host ? logHost(log) : undefined)],
+    stage,
+    category: categoryOfSource(log.sourceId) ?? 'unknown',
+    severity: 'warning',
+    captures: { source: sourceName(log.sourceId) },
+  });
+}
+
+/** Warning events whose message names a cause: leads, one per namespace and reason. */
+function fromEvents(ctx: RuleContext): Finding[] {
+  const events = ctx.bundle.cluster?.events ?? [];
+  const latest = new Map<string, (typeof events)[number]>();
+  for (const e of events) {
+    if (e.type !== 'Warning' || !e.message || !matchSignature(`${e.reason ?? ''}: ${e.message}`)) continue;
+    const key = `${e.namespace ?? ''}/${e.reason ?? ''}`;
+    const seen = latest.get(key);
+    if (!seen || (e.lastTime ?? 0) >= (seen.lastTime ?? 0)) latest.set(key, e);
+  }
+  return [...latest.values()].map((e) => {
+    const text = `${e.reason ?? ''}: ${e.message ?? ''}`;
+    const evidence: Evidence = { file: e.source.file, text: `${e.namespace ? `${e.namespace}/` : ''}${e.object ?? ''} ${text}${e.count > 1 ? ` (x${e.count})` : ''}`.trim() };
+    if (e.lastTime !== undefined) evidence.time = e.lastTime;
+    return ctx.finding({
+      title: `A warning event in ${e.namespace ?? 'the cluster'}`,
+      message: `${e.kind ?? 'an object'} ${e.object ?? ''} in ${e.namespace ?? 'the cluster'}: ${text}`.replace(/\s+/g, ' '),
+      evidence: [evidence],
+      stage: stageOfNamespace(e.namespace),
+      category: matchSignature(text)?.category ?? 'unknown',
+      severity: 'warning',
+      captures: { source: 'events' },
+    });
+  });
 }
 
 /** Service records other than those a specific rule reads: a failed run's recorded error. */
@@ -218,7 +269,7 @@ export const lastErrorRule = defineRule({
       const f = fromLog(ctx, log);
       if (f) out.push(f);
     }
-    out.push(...fromServiceRecords(ctx));
+    out.push(...fromServiceRecords(ctx), ...fromEvents(ctx));
     return out;
   },
 });
