@@ -18,6 +18,8 @@ export interface Signature {
   source: string;
   /** A real line it matches, as someone posted or a component printed it. */
   example: string;
+  /** The public thread the example was posted in, when it was. */
+  exampleFrom?: string;
 }
 
 /** The text speaks of pulling an image (podman, CRI-O, kubelet, containers/image). */
@@ -106,11 +108,15 @@ export const SIGNATURES: readonly Signature[] = [
     example: 'ignition[803]: GET error: Get "https://api-int.ocp4.example.com:22623/config/master": x509: certificate signed by unknown authority',
   },
   {
-    id: 'x509-untrusted',
+    // The API's certificate not trusted by the installer's kubeconfig: assets from another run
+    // (a reused install directory) or a load balancer in front of another cluster.
+    id: 'x509-untrusted-api',
     category: 'install-config',
     re: /x509: certificate signed by unknown authority|certificate is not trusted|tls: failed to verify certificate|x509: certificate is valid for/i,
+    when: /:6443\b|Kubernetes API|kube-apiserver-lb-signer|api-int\.|\bapi\./,
     source: GO_X509,
-    example: 'Still waiting for the Kubernetes API: Get https://api.okd.test1.com:6443/version?timeout=32s: x509: certificate signed by unknown authority (possibly because of "crypto/rsa: verification error" while trying to verify candidate authority certificate "kube-apiserver-lb-signer")',
+    example: 'DEBUG Still waiting for the Kubernetes API: Get https://api.okd.test1.com:6443/version?timeout=32s: x509: certificate signed by unknown authority (possibly because of "crypto/rsa: verification error" while trying to verify candidate authority certificate "kube-apiserver-lb-signer")',
+    exampleFrom: 'https://github.com/openshift/installer/issues/5146',
   },
   // --- disk, memory, CPU too small or full.
   {
@@ -176,7 +182,8 @@ export const SIGNATURES: readonly Signature[] = [
     // A refused or timed-out fetch is the network's: the next entries name it.
     unless: /connection refused|i\/o timeout|no route to host|network is unreachable|connection reset/,
     source: 'https://github.com/coreos/ignition/blob/main/internal/resource/url.go',
-    example: 'ignition[834]: GET result: Internal Server Error',
+    example: '[ 3788.086838] ignition[754]: GET error: Get "https://api-int.ocp4.nested.lab:22623/config/master": EOF',
+    exampleFrom: 'https://github.com/redhat-cop/ocp4-helpernode/issues/255',
   },
   // --- node certificate requests not approved.
   {

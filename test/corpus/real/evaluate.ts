@@ -8,7 +8,7 @@ import { analyzeBundle } from '../../../src/analysis/analyze.js';
 import { loadRules } from '../../../src/rules/load-rules.js';
 import { STAGES } from '../../../src/taxonomy.js';
 import type { RealCase } from './cases.js';
-import { layOut } from './layout.js';
+import { layOut, type LayoutOptions } from './layout.js';
 
 export interface CaseOutcome {
   id: string;
@@ -21,10 +21,10 @@ export interface CaseOutcome {
 }
 
 /** Analyzes one case as the CLI would. */
-export async function evaluateCase(c: RealCase, rules = loadRules().rules): Promise<CaseOutcome> {
+export async function evaluateCase(c: RealCase, rules = loadRules().rules, layout: LayoutOptions = {}): Promise<CaseOutcome> {
   const dir = mkdtempSync(join(tmpdir(), `bootlens-real-${c.id.slice(0, 40)}-`));
   try {
-    const laid = await layOut(c, dir);
+    const laid = await layOut(c, dir, layout);
     const base = { id: c.id, expected: c.expected };
     try {
       const r = await analyzeBundle(laid.input, {

@@ -1,12 +1,20 @@
 // Lays a real case out the way the gather scripts would: a `log-bundle-<ID>/` tree packed as a
 // real tar.gz, and the installer's output as a file of its own. Lines stay verbatim; a journal
 // line posted without its header gets one (gather time, host, the unit's usual identifier).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as tar from 'tar';
 import { classifyPath } from '../../../src/specs/layout.js';
 import { parseJournalLine, parseJournalMarker } from '../../../src/text/journal-line.js';
 import type { CaseFile, RealCase } from './cases.js';
+
+/** How to lay a case out: where the installer output goes, whether headerless journal lines get a header. */
+export interface LayoutOptions {
+  /** `beside`: its own file, given with --install-log (default); `inside`: a file in the bundle's root. */
+  installer?: 'beside' | 'inside';
+  /** Give journal lines posted without a header one (default true). */
+  headers?: boolean;
+}
 
 /** What `bootlens analyze` is given for a case. */
 export interface LaidOut {
@@ -76,11 +84,11 @@ export function journalText(lines: string, unit: string, host: string, gatherId:
 }
 
 /** The text a case file gets in the bundle. */
-function fileText(f: CaseFile, gatherId: string): string {
+function fileText(f: CaseFile, gatherId: string, headers: boolean): string {
   if (f.json !== undefined) return `${JSON.stringify(f.json, null, 2)}\n`;
   const lines = f.lines ?? '';
   const spec = classifyPath(`log-bundle-${gatherId}/${f.path}`).spec;
-  if (spec?.kind === 'journal' || spec?.kind === 'unit-status-journal') {
+  if (headers && (spec?.kind === 'journal' || spec?.kind === 'unit-status-journal')) {
     const host = spec.host.role === 'bootstrap' ? 'bootstrap' : spec.host.address;
     return journalText(lines, spec.unit, host, gatherId);
   }
@@ -101,7 +109,7 @@ function withContainerId(path: string): string {
  * Writes a case below `dir`: `log-bundle-<ID>.tar.gz` when the thread showed bundle files, and
  * the installer's output as `installer-output.txt` (a neutral name: it is found by content).
  */
-export async function layOut(c: RealCase, dir: string): Promise<LaidOut> {
+export async function layOut(c: RealCase, dir: string, options: LayoutOptions = {}): Promise<LaidOut> {
   const gatherId = gatherIdOf(c);
   mkdirSync(dir, { recursive: true });
   let installLog: string | undefined;
@@ -118,8 +126,15 @@ export async function layOut(c: RealCase, dir: string): Promise<LaidOut> {
     const rel = `${root}/${withContainerId(f.path)}`;
     const file = join(tree, rel);
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, fileText(f, gatherId), { flag: 'a' });
+    writeFileSync(file, fileText(f, gatherId, options.headers ?? true), { flag: 'a' });
     if (!paths.includes(rel)) paths.push(rel);
+  }
+  if (installLog && options.installer === 'inside') {
+    // A CI artifact or a support upload: the installer's output inside the bundle, under a name of its own.
+    const rel = `${root}/openshift-install-output.txt`;
+    writeFileSync(join(tree, rel), readFileSync(installLog));
+    paths.push(rel);
+    installLog = undefined;
   }
   const bundle = join(dir, `${root}.tar.gz`);
   await tar.create({ gzip: true, file: bundle, cwd: tree, portable: true }, paths);
