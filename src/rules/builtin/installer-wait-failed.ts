@@ -113,11 +113,13 @@ export const installerWaitFailed = defineRule({
     let stage: StageId | undefined = analysed?.stage ?? stageOfInstallerPhase(phase);
     if (!stage) return [];
     let category: CategoryId = 'unknown';
+    let why: string | undefined;
     const evidence: Evidence[] = [];
     for (const group of witnesses(log, phase, failure)) {
       const found = cause(group);
       if (!found) continue;
       category = found.signature.category;
+      why = group[found.index].text;
       evidence.push(evidenceOf(log, group[found.index]));
       break;
     }
@@ -127,7 +129,7 @@ export const installerWaitFailed = defineRule({
     if (!evidence.some((e) => e.line === failure.line)) evidence.push(evidenceOf(log, failure));
     return [
       ctx.finding({
-        message: `${failure.text}${category !== 'unknown' && evidence[0].line !== failure.line ? ` (${evidence[0].text.trim()})` : ''}`,
+        message: `${failure.text}${why !== undefined && why !== failure.text ? ` (${why.trim()})` : ''}`,
         evidence,
         stage,
         category,
