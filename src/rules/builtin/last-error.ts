@@ -2,7 +2,7 @@
 // printed before it failed or while it never finished names the stage (from where it was
 // printed: specs/source-stage.ts) and the category (from what it says: signatures.ts), the way a
 // support engineer reads a bundle at a glance. Low confidence: a specific rule outranks it.
-import type { Bundle, Host, Journal, LogLine, LogSummary } from '../../model/types.js';
+import type { Bundle, Host, Journal, JournalLine, LogLine, LogSummary } from '../../model/types.js';
 import { bundleHosts, bundleLogs, hostName, hostSelector, logHost } from '../../model/walk.js';
 import { sourceName } from '../../specs/source-id.js';
 import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SERVICES, stageOfLine, stageOfNamespace, stageOfSource } from '../../specs/source-stage.js';
@@ -112,7 +112,8 @@ function lastError(lines: LogLine[], log: LogSummary): { line: LogLine; signatur
     const text = l.text;
     const stage = stageOfLine(log.sourceId, text, previous);
     if (log.sourceId.unit === 'bootkube') previous = bootkubeMarker(text) ?? previous;
-    if (!isErrorLike(text)) continue;
+    // systemd's own lines say how the unit ended (its state), not why.
+    if ((l as JournalLine).identifier === 'systemd' || !isErrorLike(text)) continue;
     const signature = matchSignature(text);
     const e: { line: LogLine; signature?: Signature; stage?: StageId } = { line: l };
     if (signature) e.signature = signature;
