@@ -9,19 +9,22 @@ import { layOut } from '../test/corpus/real/layout.js';
 const args = process.argv.slice(2);
 const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
 const only = args.flatMap((a, i) => (args[i - 1] === '--case' ? [a] : []));
+// `--inside`: the installer output inside the bundle instead of beside it; `--no-headers`: journal
+// lines left as posted, without the header the gather would have written.
+const layout = { installer: args.includes('--inside') ? ('inside' as const) : ('beside' as const), headers: !args.includes('--no-headers') };
 
 const corpus = loadCorpus();
 for (const p of corpus.problems) console.error(`case not used: ${p}`);
 const cases = corpus.cases.filter((c) => only.length === 0 || only.some((id) => c.id.includes(id)));
 if (out) {
   for (const c of cases) {
-    const laid = await layOut(c, join(out, c.id));
+    const laid = await layOut(c, join(out, c.id), layout);
     console.log(`${c.id}: ${laid.input}${laid.installLog && laid.installLog !== laid.input ? ` --install-log ${laid.installLog}` : ''}`);
   }
 } else {
   const outcomes = [];
   for (const c of cases) {
-    const o = await evaluateCase(c);
+    const o = await evaluateCase(c, undefined, layout);
     outcomes.push(o);
     if (only.length > 0) console.log(`${c.id}: ${JSON.stringify(o.got)}`);
   }

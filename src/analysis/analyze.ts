@@ -14,45 +14,13 @@ import { decideVerdict, type Verdict } from '../verdict/verdict.js';
 import { SimilarityStep, type SimilarityOptions } from './similarity-step.js';
 import { applySuppressions, type Suppression } from './suppressions.js';
 import { bundleHosts } from '../model/walk.js';
+import { sortFindings } from '../result/order.js';
+import { SCHEMA_VERSION, type AnalysisResult, type HostSummary } from '../result/types.js';
 
-export const SCHEMA_VERSION = 1;
+export { SCHEMA_VERSION, type AnalysisResult, type HostSummary } from '../result/types.js';
+export { sortFindings } from '../result/order.js';
 
-export interface HostSummary {
-  role: 'bootstrap' | 'master';
-  address: string;
-  hostname?: string;
-}
 
-export interface AnalysisResult {
-  schemaVersion: number;
-  tool: { name: 'bootlens'; version: string };
-  bundle: {
-    name: string;
-    format: string;
-    gatherId?: string;
-    /** When the bundle was gathered (gather id, else file dates), epoch ms. */
-    gatheredAt?: number;
-    hosts: HostSummary[];
-    layout: Bundle['meta']['layout'];
-  };
-  verdict: Verdict;
-  stages: StageState[];
-  findings: Finding[];
-  suppressed: { finding: Finding; reason: string }[];
-  rules: {
-    total: number;
-    fired: string[];
-    passed: string[];
-    skipped: { ruleId: string; missing: string[] }[];
-    errors: { ruleId: string; error: string }[];
-    timing?: { ruleId: string; ms: number }[];
-  };
-  problems: ReadProblem[];
-  /** Known issues the failure looks like, best first; empty when similarity is off or nothing matched. */
-  similar: SimilarIssue[];
-  /** How similarity ran: its mode and how many candidate templates the logs gave. */
-  similarity: { mode: SimilarityMode; candidates: number };
-}
 
 export interface AnalyzeOptions extends Omit<ReadOptions, 'filters'> {
   rules: readonly Rule[];
@@ -62,18 +30,6 @@ export interface AnalyzeOptions extends Omit<ReadOptions, 'filters'> {
   minSeverity?: Severity;
   timing?: boolean;
   version: string;
-}
-
-/** Findings in a stable order: stage, severity, rule id, then location. */
-export function sortFindings(findings: Finding[]): Finding[] {
-  return findings.sort(
-    (a, b) =>
-      stageIndex(a.stage) - stageIndex(b.stage) ||
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      a.ruleId.localeCompare(b.ruleId) ||
-      (a.evidence[0]?.file ?? '').localeCompare(b.evidence[0]?.file ?? '') ||
-      (a.evidence[0]?.line ?? 0) - (b.evidence[0]?.line ?? 0),
-  );
 }
 
 function summarizeRules(results: RuleResult[], timing: boolean): AnalysisResult['rules'] {

@@ -1,7 +1,8 @@
 // `bootlens analyze <bundle...>`: verdict, timeline and findings, as text, JSON, Markdown, HTML or JUnit XML.
 // Exit 0: no failure found; 1: a failure was diagnosed; 2: usage or unreadable input.
 import { stat } from 'node:fs/promises';
-import { analyzeBundle, type AnalysisResult } from '../analysis/analyze.js';
+import { analyzeBundle } from '../analysis/analyze.js';
+import type { AnalysisResult } from '../result/types.js';
 import { loadSuppressions } from '../analysis/suppressions.js';
 import { redactDeep } from '../redact/redact.js';
 import { renderAnalyzeText } from '../report/analyze-text.js';

@@ -1,11 +1,9 @@
 // The terminal report of `bootlens analyze`: verdict first, then the stage timeline, then the
 // findings with evidence and fix, then the known issues the logs look like. Reads the result only.
 import Table from 'cli-table3';
-import type { AnalysisResult } from '../analysis/analyze.js';
-import type { Finding } from '../rules/types.js';
-import type { SimilarIssue } from '../similarity/match.js';
+import type { AnalysisResult, Finding, SimilarIssue } from '../result/types.js';
 import { flatText } from './escape.js';
-import { formatTime, oneLine } from './inspect-text.js';
+import { formatTime, oneLine } from './format.js';
 import { knownIssueBasis, similarityNote, similarityScore } from './summary.js';
 
 export interface TextOptions {

@@ -1,6 +1,6 @@
 // Renders a bundle diff as terminal text. Reads the diff only.
 import type { BundleDiff } from '../diff/diff-bundles.js';
-import { oneLine } from './inspect-text.js';
+import { oneLine } from './format.js';
 
 export function renderDiffText(d: BundleDiff): string {
   const out: string[] = [];

@@ -1,13 +1,10 @@
 // The self-contained HTML report: verdict banner, per-host stage strip, findings by stage with evidence and context, filters, similar known issues; strict CSP, every bundle string escaped.
-import type { AnalysisResult } from '../analysis/analyze.js';
-import type { Evidence, Finding } from '../rules/types.js';
-import type { SimilarIssue } from '../similarity/match.js';
+import type { AnalysisResult, Evidence, Finding, SimilarIssue, StageState } from '../result/types.js';
 import type { StageId } from '../taxonomy.js';
-import type { StageState } from '../timeline/types.js';
 import { html, joinHtml, jsonIsland, safeUrl, SafeHtml, splitCode } from './escape.js';
 import { REPORT_CSS, REPORT_JS } from './html-assets.js';
 import { pageHead, pagePolicy } from './html-page.js';
-import { formatTime } from './inspect-text.js';
+import { formatTime } from './format.js';
 import {
   evidenceLocation,
   findingHosts,

@@ -1,10 +1,7 @@
 // The JUnit XML report for CI dashboards: one test case per bootstrap stage, the failed stage a failure carrying the verdict, its evidence and the similar known issues.
-import type { AnalysisResult } from '../analysis/analyze.js';
-import type { Evidence, Finding } from '../rules/types.js';
-import type { SimilarIssue } from '../similarity/match.js';
-import type { StageState } from '../timeline/types.js';
+import type { AnalysisResult, Evidence, Finding, SimilarIssue, StageState } from '../result/types.js';
 import { cdata, escapeXml, flatText } from './escape.js';
-import { formatTime } from './inspect-text.js';
+import { formatTime } from './format.js';
 import { evidenceLocation, isFailedStage, similarityNote, similarityScore, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
 
 function attrs(values: Record<string, string | number | undefined>): string {

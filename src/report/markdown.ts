@@ -1,10 +1,7 @@
 // The Markdown report for tickets and GitHub: verdict, stage table, findings with fenced evidence and fix steps, similar known issues; log text stays inside its block.
-import type { AnalysisResult } from '../analysis/analyze.js';
-import type { Evidence, Finding } from '../rules/types.js';
-import type { SimilarIssue } from '../similarity/match.js';
-import type { StageStatus } from '../timeline/types.js';
+import type { AnalysisResult, Evidence, Finding, SimilarIssue, StageStatus } from '../result/types.js';
 import { flatText, mdCell, mdCode, mdFence, mdRich, mdText, safeUrl } from './escape.js';
-import { formatTime } from './inspect-text.js';
+import { formatTime } from './format.js';
 import { evidenceLocation, findingHosts, hostLabel, isFailedStage, similarityNote, similarityScore, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
 
 const STATUS_ICON: Record<StageStatus, string> = { ok: '✅', failed: '❌', 'in-progress': '⏳', 'not-reached': '⏭️', unknown: '❔' };

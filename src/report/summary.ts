@@ -1,8 +1,6 @@
 // What the Markdown, HTML and JUnit reports say alike: the verdict headline, which stages count as failed, findings per stage.
-import type { AnalysisResult, HostSummary } from '../analysis/analyze.js';
-import type { Finding, Severity } from '../rules/types.js';
+import type { AnalysisResult, Finding, HostSummary, Severity, StageState, StageStatus } from '../result/types.js';
 import { STAGE_TITLES, STAGES, type StageId } from '../taxonomy.js';
-import type { StageState, StageStatus } from '../timeline/types.js';
 
 /** Severities from most to least serious. */
 export const SEVERITIES: readonly Severity[] = ['critical', 'error', 'warning', 'info'];

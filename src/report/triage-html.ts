@@ -6,7 +6,7 @@ import type { TriageRecord } from '../triage/record.js';
 import type { SignatureGroup, TriageSummary } from '../triage/summary.js';
 import { html, SafeHtml } from './escape.js';
 import { pageHead, pagePolicy } from './html-page.js';
-import { formatTime } from './inspect-text.js';
+import { formatTime } from './format.js';
 
 /** The page's only stylesheet: screen and print, no fonts or images from anywhere. */
 export const TRIAGE_CSS = `

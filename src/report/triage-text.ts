@@ -1,7 +1,7 @@
 // Renders a triage summary as terminal text or Markdown. Reads the summary only.
 import type { TriageSummary } from '../triage/summary.js';
 import { mdCell as markdownCell } from './escape.js';
-import { formatTime, oneLine } from './inspect-text.js';
+import { formatTime, oneLine } from './format.js';
 
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;

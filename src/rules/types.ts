@@ -4,14 +4,12 @@ import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, EpochMs, SourceRef } from '../model/types.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
 import type { Evidence, Timeline } from '../timeline/types.js';
+import type { Confidence, Finding, Severity } from '../result/types.js';
 
 export type { Evidence } from '../timeline/types.js';
 
-export type Severity = 'critical' | 'error' | 'warning' | 'info';
-export type Confidence = 'high' | 'medium' | 'low';
-
-export const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, error: 1, warning: 2, info: 3 };
-export const CONFIDENCE_SCORE: Record<Confidence, number> = { high: 0.9, medium: 0.6, low: 0.3 };
+export type { Confidence, Finding, Severity } from '../result/types.js';
+export { CONFIDENCE_SCORE, SEVERITY_ORDER } from '../result/order.js';
 
 export interface RuleMeta {
   id: string;
@@ -29,25 +27,6 @@ export interface RuleMeta {
   origin: string;
 }
 
-export interface Finding {
-  ruleId: string;
-  title: string;
-  stage: StageId;
-  category: CategoryId;
-  severity: Severity;
-  confidence: Confidence;
-  message: string;
-  evidence: Evidence[];
-  fix: string[];
-  references: string[];
-  /** Hosts the evidence came from. */
-  hosts: string[];
-  /** Time of the first and last evidence. */
-  firstTime?: EpochMs;
-  lastTime?: EpochMs;
-  /** Values captured from the evidence (image, host, ...). */
-  captures: Record<string, string>;
-}
 
 export type RuleStatus = 'fired' | 'passed' | 'skipped' | 'error';
 

@@ -5,9 +5,9 @@ import { EmbeddingError, knowledgeBaseVectors, loadEmbedder } from './embeddings
 import type { KnownIssue } from './knowledge-base.js';
 import { buildLexicalIndex, cosine, featuresOf, lexicalVector, type LexicalIndex, type SparseVector } from './lexical.js';
 import { embeddingText, lineTemplate } from './tokens.js';
+import type { SimilarIssue, SimilarityMode, SimilarLine } from '../result/types.js';
 
-/** `lexical` (default, no model), `embeddings` (a local model), or `off`. */
-export type SimilarityMode = 'lexical' | 'embeddings' | 'off';
+export type { SimilarIssue, SimilarityMode, SimilarLine } from '../result/types.js';
 
 /** Every mode, for option parsing. */
 export const SIMILARITY_MODES: readonly SimilarityMode[] = ['lexical', 'embeddings', 'off'];
@@ -20,32 +20,7 @@ export interface SimilarityCandidate {
   persisting?: boolean;
 }
 
-/** A bundle line that matched a line of a known issue. */
-export interface SimilarLine {
-  file: string;
-  line: number;
-  text: string;
-  /** Similarity of this line to `knownLine`, 0..1. */
-  score: number;
-  /** The knowledge-base line it matched. */
-  knownLine: string;
-}
 
-/** A known issue this bundle's failure looks like. */
-export interface SimilarIssue {
-  id: string;
-  title: string;
-  stage: StageId;
-  category: CategoryId;
-  /** 0..1; see `findSimilar`. */
-  score: number;
-  /** The bundle lines that matched, best first (at most 5). */
-  matchedLines: SimilarLine[];
-  fix: string[];
-  references: string[];
-  /** The rule covering the same failure, when there is one. */
-  rule?: string;
-}
 
 /** How to match. */
 export interface FindSimilarOptions {

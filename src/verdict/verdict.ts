@@ -1,5 +1,6 @@
 // The verdict: the earliest stage that did not complete, the most likely root cause among the
 // findings, a one-paragraph summary, and the CI failure mode dashboards join on.
+import type { Verdict } from '../result/types.js';
 import type { Finding, RuleResult } from '../rules/types.js';
 import type { SimilarIssue } from '../similarity/match.js';
 import { CONFIDENCE_SCORE } from '../rules/types.js';
@@ -7,21 +8,8 @@ import { stagesOfInstallerPhase } from '../specs/source-stage.js';
 import { STAGE_TITLES, stageIndex, type CategoryId, type CiFailureMode, type StageId } from '../taxonomy.js';
 import type { StageState, Timeline } from '../timeline/types.js';
 
-export type VerdictStatus = 'failed' | 'healthy' | 'inconclusive';
+export type { Verdict, VerdictStatus } from '../result/types.js';
 
-export interface Verdict {
-  status: VerdictStatus;
-  stage: StageId | null;
-  category: CategoryId | null;
-  /** 0..1: how sure the verdict is. */
-  confidence: number;
-  summary: string;
-  /** The finding judged the root cause. */
-  rootCause: string | null;
-  /** The known issue the category came from, when no rule decided it (similarity). */
-  knownIssue?: string;
-  ciFailureMode: CiFailureMode | null;
-}
 
 /**
  * Categories that cause others: a DNS failure explains the API timeout that follows it, a

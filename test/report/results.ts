@@ -1,6 +1,10 @@
-// Real analysis results for reporter tests: the fixture bundle (failed at bootstrap-etcd) and a healthy one, read and analyzed by the real code.
+// Analysis results for reporter tests. Formatters are tested on checked-in results
+// (test/fixtures/results/, made from the fixture bundles by the real code with
+// `npm run result-fixtures`), not on the whole pipeline; the pipeline's own tests are elsewhere.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeBundle, type AnalysisResult } from '../../src/analysis/analyze.js';
+import { analyzeBundle } from '../../src/analysis/analyze.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { redactDeep } from '../../src/redact/redact.js';
 import { loadRules } from '../../src/rules/load-rules.js';
 import { bundleFiles, packTar, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
@@ -36,15 +40,31 @@ async function analyze(path: string): Promise<AnalysisResult> {
   return redactDeep(await analyzeBundle(path, { rules, version: '0.0.0-test' }));
 }
 
-/** The fixture bundle as a tar.gz: bootkube failed waiting for etcd. */
+const FIXTURES = join(process.cwd(), 'test/fixtures/results');
+
+function fixture(name: string): AnalysisResult {
+  return JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as AnalysisResult;
+}
+
+/** The checked-in result of the fixture bundle: bootkube failed waiting for etcd. */
 export async function failedResult(): Promise<AnalysisResult> {
+  return fixture('failed');
+}
+
+/** The checked-in result of a small bundle whose bootkube completed. */
+export async function healthyResult(): Promise<AnalysisResult> {
+  return fixture('healthy');
+}
+
+/** The fixture bundle as a tar.gz, analyzed now: bootkube failed waiting for etcd. */
+export async function analyzeFailed(): Promise<AnalysisResult> {
   const dir = tempDir();
   writeTree(dir, ROOT, bundleFiles());
   return analyze(await packTar(dir, ROOT, join(dir, 'log-bundle-failed.tar.gz'), true));
 }
 
-/** A small bundle whose bootkube completed: no failed stage. */
-export async function healthyResult(): Promise<AnalysisResult> {
+/** A small bundle whose bootkube completed, analyzed now: no failed stage. */
+export async function analyzeHealthy(): Promise<AnalysisResult> {
   const files = bundleFiles();
   const healthy: Record<string, string> = {
     'bootstrap/services/release-image.json': files['bootstrap/services/release-image.json'],

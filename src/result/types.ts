@@ -1,0 +1,137 @@
+// The result of one analysis: what every reporter reads and the JSON report (schema v1)
+// writes. One home for these types, below every layer that fills them in.
+import type { BundleLayout, EpochMs, ReadProblem } from '../model/types.js';
+import type { CategoryId, CiFailureMode, StageId } from '../taxonomy.js';
+
+export const SCHEMA_VERSION = 1;
+
+/** One line cited as evidence, with a little context. */
+export interface Evidence {
+  file: string;
+  line?: number;
+  text: string;
+  time?: EpochMs;
+  host?: string;
+  /** Lines just before and after, when the reader kept them. */
+  before?: string[];
+  after?: string[];
+}
+
+export type StageStatus = 'ok' | 'failed' | 'in-progress' | 'not-reached' | 'unknown';
+
+export interface StageState {
+  id: StageId;
+  status: StageStatus;
+  start?: EpochMs;
+  end?: EpochMs;
+  hosts: string[];
+  /** What decided the status: service records, journal markers, resources, installer log. */
+  decidedBy?: string;
+  evidence: Evidence[];
+}
+
+export type Severity = 'critical' | 'error' | 'warning' | 'info';
+export type Confidence = 'high' | 'medium' | 'low';
+
+export interface Finding {
+  ruleId: string;
+  title: string;
+  stage: StageId;
+  category: CategoryId;
+  severity: Severity;
+  confidence: Confidence;
+  message: string;
+  evidence: Evidence[];
+  fix: string[];
+  references: string[];
+  /** Hosts the evidence came from. */
+  hosts: string[];
+  /** Time of the first and last evidence. */
+  firstTime?: EpochMs;
+  lastTime?: EpochMs;
+  /** Values captured from the evidence (image, host, ...). */
+  captures: Record<string, string>;
+}
+
+export type VerdictStatus = 'failed' | 'healthy' | 'inconclusive';
+
+export interface Verdict {
+  status: VerdictStatus;
+  stage: StageId | null;
+  category: CategoryId | null;
+  /** 0..1: how sure the verdict is. */
+  confidence: number;
+  summary: string;
+  /** The finding judged the root cause. */
+  rootCause: string | null;
+  /** The known issue the category came from, when no rule decided it (similarity). */
+  knownIssue?: string;
+  ciFailureMode: CiFailureMode | null;
+}
+
+/** `lexical` (default, no model), `embeddings` (a local model), or `off`. */
+export type SimilarityMode = 'lexical' | 'embeddings' | 'off';
+
+/** A bundle line that matched a line of a known issue. */
+export interface SimilarLine {
+  file: string;
+  line: number;
+  text: string;
+  /** Similarity of this line to `knownLine`, 0..1. */
+  score: number;
+  /** The knowledge-base line it matched. */
+  knownLine: string;
+}
+
+/** A known issue this bundle's failure looks like. */
+export interface SimilarIssue {
+  id: string;
+  title: string;
+  stage: StageId;
+  category: CategoryId;
+  /** 0..1; see `findSimilar`. */
+  score: number;
+  /** The bundle lines that matched, best first (at most 5). */
+  matchedLines: SimilarLine[];
+  fix: string[];
+  references: string[];
+  /** The rule covering the same failure, when there is one. */
+  rule?: string;
+}
+
+export interface HostSummary {
+  role: 'bootstrap' | 'master';
+  address: string;
+  hostname?: string;
+}
+
+export interface AnalysisResult {
+  schemaVersion: number;
+  tool: { name: 'bootlens'; version: string };
+  bundle: {
+    name: string;
+    format: string;
+    gatherId?: string;
+    /** When the bundle was gathered (gather id, else file dates), epoch ms. */
+    gatheredAt?: number;
+    hosts: HostSummary[];
+    layout: BundleLayout;
+  };
+  verdict: Verdict;
+  stages: StageState[];
+  findings: Finding[];
+  suppressed: { finding: Finding; reason: string }[];
+  rules: {
+    total: number;
+    fired: string[];
+    passed: string[];
+    skipped: { ruleId: string; missing: string[] }[];
+    errors: { ruleId: string; error: string }[];
+    timing?: { ruleId: string; ms: number }[];
+  };
+  problems: ReadProblem[];
+  /** Known issues the failure looks like, best first; empty when similarity is off or nothing matched. */
+  similar: SimilarIssue[];
+  /** How similarity ran: its mode and how many candidate templates the logs gave. */
+  similarity: { mode: SimilarityMode; candidates: number };
+}
