@@ -2,10 +2,10 @@
 import { X509Certificate } from 'node:crypto';
 import type { CertificateInfo, SourceRef } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+import { clip, splitLines, stripBom } from './text-input.js';
 
 const BEGIN_RE = /^\s*-----BEGIN ([A-Z0-9 ]+)-----\s*$/;
 const END_RE = /^\s*-----END ([A-Z0-9 ]+)-----\s*$/;
-const MESSAGE_MAX = 200;
 
 /** `CN=x\nO=y` as Node prints it, on one line. */
 function oneLine(dn: string): string {
@@ -20,8 +20,7 @@ function toEpoch(text: string): number | undefined {
 
 function reason(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
-  const first = message.split('\n', 1)[0];
-  return first.length > MESSAGE_MAX ? first.slice(0, MESSAGE_MAX) : first;
+  return clip(message.split('\n', 1)[0]);
 }
 
 /**
@@ -30,9 +29,8 @@ function reason(e: unknown): string {
  * skipped; their content is never kept or echoed. Blocks may be indented (PEM inside YAML).
  */
 export function parseCertificates(text: string, source: SourceRef): Parsed<CertificateInfo[]> {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body.trim() === '') return parsed([], [{ kind: 'empty', message: 'certificate file is empty' }]);
-  const lines = body.split(/\r?\n/);
+  if (stripBom(text).trim() === '') return parsed([], [{ kind: 'empty', message: 'certificate file is empty' }]);
+  const lines = splitLines(text);
   const out: CertificateInfo[] = [];
   const problems: ParseProblem[] = [];
   let blocks = 0;

@@ -2,10 +2,8 @@
 import type { Container, SourceRef } from '../model/types.js';
 import { parseIsoTime } from '../text/time.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+import { clip, splitLines, stripBom } from './text-input.js';
 import { type JsonObject, get, int, isObject, jsonValueEnd, str } from './json-fields.js';
-
-/** Longest text kept from a message printed instead of JSON. */
-const MESSAGE_MAX = 300;
 
 // Control characters other than tab/CR/LF, or the replacement character: not a message.
 const BINARY_RE = /[\u0000-\u0008\u000e-\u001f\ufffd]/;
@@ -99,9 +97,9 @@ function tryParse(text: string): unknown {
 }
 
 function firstNonBlankLine(text: string): string | undefined {
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of splitLines(text)) {
     const t = line.trim();
-    if (t !== '') return t.length > MESSAGE_MAX ? t.slice(0, MESSAGE_MAX) : t;
+    if (t !== '') return clip(t);
   }
   return undefined;
 }
@@ -122,10 +120,6 @@ function locateJson(text: string): Located | undefined {
   if (!m) return undefined;
   const start = m.index + m[0].length - 1;
   return { start, end: jsonValueEnd(text, start) };
-}
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** The problem for a file that holds no JSON document: empty, binary or a message. */
@@ -280,7 +274,7 @@ function podmanContainer(obj: JsonObject, source: SourceRef): Container {
   if (typeof oom === 'boolean') c.oomKilled = oom;
   // The runtime's error when the container could not start (`executable file not found`).
   const error = str(state, 'Error');
-  if (error !== undefined) c.reason = error.length > MESSAGE_MAX ? error.slice(0, MESSAGE_MAX) : error;
+  if (error !== undefined) c.reason = clip(error);
   else if (oom === true) c.reason = 'OOMKilled';
   return c;
 }

@@ -1,23 +1,11 @@
 // Reads `etcdctl member list` and `etcdctl endpoint health` output in table, simple and JSON form.
 import type { EtcdEndpointHealth, EtcdMember, EtcdMemberList, SourceRef } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+import { capProblems, clip, splitLines } from './text-input.js';
 import { type JsonObject, get, isObject, jsonValueEnd } from './json-fields.js';
-
-/** Problems reported per file at most. */
-const PROBLEMS_MAX = 20;
-const MESSAGE_MAX = 300;
 
 /** Marks integers that were quoted before JSON.parse so they are read as decimal, not hex. */
 const DEC_MARK = '#dec:';
-
-function clip(text: string): string {
-  return text.length > MESSAGE_MAX ? text.slice(0, MESSAGE_MAX) : text;
-}
-
-function splitLines(text: string): string[] {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return body.split(/\r?\n/);
-}
 
 /**
  * Quotes integers too long for a double (etcd ids are uint64) so JSON.parse keeps every digit.
@@ -109,12 +97,6 @@ function readTable(lines: string[], isHeader: (cells: string[]) => boolean): Tab
 function isNoise(line: string): boolean {
   const t = line.trim();
   return t === '' || TABLE_BORDER_RE.test(line) || t.startsWith('{"level"') || /^Error:\s/.test(t);
-}
-
-function capProblems(problems: ParseProblem[]): ParseProblem[] {
-  if (problems.length <= PROBLEMS_MAX) return problems;
-  const dropped = problems.length - PROBLEMS_MAX;
-  return [...problems.slice(0, PROBLEMS_MAX), { kind: 'unparseable', message: `${dropped} more problems not listed` }];
 }
 
 /**

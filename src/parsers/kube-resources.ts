@@ -13,15 +13,10 @@ import type {
   ResourceFileStatus,
   SourceRef,
 } from '../model/types.js';
-import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+import { parsed, type Parsed } from './parsed.js';
+import { clip, ProblemList, splitLines, stripBom } from './text-input.js';
 import { parseIsoTime } from '../text/time.js';
 import { type JsonObject, get, isObject } from './json-fields.js';
-
-/** Longest message kept from what `oc` printed instead of JSON. */
-const MESSAGE_MAX = 300;
-
-/** Problems reported per file at most; a broken List must not flood the report. */
-const PROBLEMS_MAX = 20;
 
 function getObject(obj: unknown, key: string): JsonObject | undefined {
   const v = get(obj, key);
@@ -56,8 +51,7 @@ function getTime(obj: unknown, key: string): number | undefined {
 /** The first line of `text`, trimmed and cut at the message limit; never splits the whole text. */
 function firstLine(text: string): string {
   const nl = text.indexOf('\n');
-  const line = (nl < 0 ? text : text.slice(0, nl)).trim();
-  return line.length > MESSAGE_MAX ? line.slice(0, MESSAGE_MAX) : line;
+  return clip((nl < 0 ? text : text.slice(0, nl)).trim());
 }
 
 // Control characters other than tab/CR/LF, or the replacement character: the bytes were not
@@ -92,8 +86,7 @@ export function classifyResourceText(
   source: SourceRef,
   name: string,
 ): { status: ResourceFileStatus; json?: unknown } {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const trimmed = body.trim();
+  const trimmed = stripBom(text).trim();
   if (trimmed === '') return { status: { source, name, status: 'empty' } };
   const first = trimmed.charCodeAt(0);
   if (first === 123 /* { */ || first === 91 /* [ */) {
@@ -123,32 +116,17 @@ function okStatus(source: SourceRef, name: string, json: unknown): { status: Res
   return { status, json };
 }
 
-/** Collects problems with a cap, counting the rest in one closing problem. */
-class Problems {
-  readonly list: ParseProblem[] = [];
-  private dropped = 0;
-
-  add(message: string): void {
-    if (this.list.length < PROBLEMS_MAX) this.list.push({ kind: 'unparseable', message });
-    else this.dropped++;
-  }
-
-  done(): ParseProblem[] {
-    if (this.dropped > 0) this.list.push({ kind: 'unparseable', message: `${this.dropped} more problems not listed` });
-    return this.list;
-  }
-}
 
 /**
  * The entries of a List (`items[]`); a bare array or a single object are read the same way.
  * Anything else yields no entries and a problem.
  */
-function listItems(json: unknown, expectedKind: string, problems: Problems): unknown[] {
+function listItems(json: unknown, expectedKind: string, problems: ProblemList): unknown[] {
   if (Array.isArray(json)) return json;
   const items = get(json, 'items');
   if (Array.isArray(items)) return items;
   if (isObject(json) && getString(json, 'kind') === expectedKind) return [json];
-  problems.add(`expected a List of ${expectedKind} objects with items[]`);
+  problems.add({ kind: 'unparseable', message: `expected a List of ${expectedKind} objects with items[]` });
   return [];
 }
 
@@ -158,15 +136,15 @@ function parseList<T>(
   expectedKind: string,
   read: (item: JsonObject) => T | string,
 ): Parsed<T[]> {
-  const problems = new Problems();
+  const problems = new ProblemList();
   const out: T[] = [];
   listItems(json, expectedKind, problems).forEach((item, i) => {
     if (!isObject(item)) {
-      problems.add(`items[${i}] is not an object`);
+      problems.add({ kind: 'unparseable', message: `items[${i}] is not an object` });
       return;
     }
     const result = read(item);
-    if (typeof result === 'string') problems.add(`items[${i}]: ${result}`);
+    if (typeof result === 'string') problems.add({ kind: 'unparseable', message: `items[${i}]: ${result}` });
     else out.push(result);
   });
   return parsed(out, problems.done());
@@ -474,9 +452,8 @@ const OC_ERROR_RE = /^(?:error:|Error from server|The connection to the server|U
 export function parseNameList(text: string): Parsed<string[]> {
   const names: string[] = [];
   const seen = new Set<string>();
-  const problems: ParseProblem[] = [];
-  let dropped = 0;
-  text.split(/\r?\n/).forEach((rawLine, i) => {
+  const problems = new ProblemList();
+  splitLines(text).forEach((rawLine, i) => {
     const line = rawLine.trim();
     if (line === '') return;
     if (NODE_NAME_RE.test(line)) {
@@ -486,13 +463,8 @@ export function parseNameList(text: string): Parsed<string[]> {
       }
       return;
     }
-    if (problems.length >= PROBLEMS_MAX) {
-      dropped++;
-      return;
-    }
     const kind = OC_ERROR_RE.test(line) ? 'api-unavailable' : 'unparseable';
-    problems.push({ kind, message: firstLine(line), line: i + 1 });
+    problems.add({ kind, message: firstLine(line), line: i + 1 });
   });
-  if (dropped > 0) problems.push({ kind: 'unparseable', message: `${dropped} more lines that are not node names` });
-  return parsed(names, problems);
+  return parsed(names, problems.done((n) => `${n} more lines that are not node names`));
 }

@@ -1,27 +1,10 @@
 // Reads a host's network files: `ip addr`, `ip route`, resolv.conf, /etc/hosts and `hostname`.
 import type { NetInterface, NetworkInfo, Route } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
-
-const MESSAGE_MAX = 300;
-const PROBLEMS_MAX = 20;
-
-function clip(text: string): string {
-  return text.length > MESSAGE_MAX ? text.slice(0, MESSAGE_MAX) : text;
-}
-
-function splitLines(text: string): string[] {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return body.split(/\r?\n/);
-}
+import { capProblems, clip, splitLines } from './text-input.js';
 
 function isBlank(text: string): boolean {
   return text.trim() === '';
-}
-
-function cap(problems: ParseProblem[]): ParseProblem[] {
-  if (problems.length <= PROBLEMS_MAX) return problems;
-  const dropped = problems.length - PROBLEMS_MAX;
-  return [...problems.slice(0, PROBLEMS_MAX), { kind: 'unparseable', message: `${dropped} more problems not listed` }];
 }
 
 // `2: ens3: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc fq_codel state UP group default qlen 1000`
@@ -80,7 +63,7 @@ export function parseIpAddr(text: string): Parsed<NetInterface[]> {
     if (mac) current.mac = mac[1].toLowerCase();
     // valid_lft, altname, link-netns and similar attribute lines carry nothing the model keeps.
   });
-  return parsed(out, cap(problems));
+  return parsed(out, capProblems(problems));
 }
 
 const ROUTE_TYPES = new Set(['unicast', 'local', 'broadcast', 'multicast', 'throw', 'unreachable', 'prohibit', 'blackhole', 'nat', 'anycast']);
@@ -128,7 +111,7 @@ export function parseIpRoute(text: string): Parsed<Route[]> {
     if (src !== undefined) route.source = src;
     out.push(route);
   });
-  return parsed(out, cap(problems));
+  return parsed(out, capProblems(problems));
 }
 
 /** What resolv.conf gives the model. */
@@ -163,7 +146,7 @@ export function parseResolvConf(text: string): Parsed<ResolvConf> {
         problems.push({ kind: 'unparseable', message: `unknown resolv.conf line: ${clip(t)}`, line: i + 1 });
     }
   });
-  return parsed(value, cap(problems));
+  return parsed(value, capProblems(problems));
 }
 
 const ADDRESS_RE = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]*:[0-9a-f:.]*(?:%\S+)?)$/i;
@@ -184,7 +167,7 @@ export function parseHosts(text: string): Parsed<NetworkInfo['hosts']> {
     }
     out.push({ address, names });
   });
-  return parsed(out, cap(problems));
+  return parsed(out, capProblems(problems));
 }
 
 const HOSTNAME_RE = /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$/;

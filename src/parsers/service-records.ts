@@ -7,10 +7,8 @@ import type {
   SourceRef,
 } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+import { capProblems, clip, stripBom } from './text-input.js';
 import { type JsonObject, isObject } from './json-fields.js';
-
-/** Problems reported per file at most: a garbage file must not flood the report. */
-const PROBLEMS_MAX = 20;
 
 const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 
@@ -180,7 +178,7 @@ function findOpenStage(run: ServiceRun, name: string): ServiceStageRun | undefin
  */
 export function parseServiceRecords(text: string, source: SourceRef, service: string): Parsed<ServiceRecord> {
   const record: ServiceRecord = { service, source, entries: [], runs: [] };
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = stripBom(text);
   if (body.trim() === '') {
     return parsed(record, [{ kind: 'empty', message: 'service record file is empty' }]);
   }
@@ -193,7 +191,7 @@ export function parseServiceRecords(text: string, source: SourceRef, service: st
     wholeError = e instanceof Error ? e.message : String(e);
   }
   if (wholeError !== undefined) {
-    problems.push({ kind: 'unparseable', message: `service record file is not valid JSON (truncated or damaged): ${wholeError}`.slice(0, 300) });
+    problems.push({ kind: 'unparseable', message: clip(`service record file is not valid JSON (truncated or damaged): ${wholeError}`) });
   } else if (!Array.isArray(whole)) {
     problems.push({ kind: 'unparseable', message: 'service record file does not hold a JSON array' });
   }
@@ -218,10 +216,5 @@ export function parseServiceRecords(text: string, source: SourceRef, service: st
     problems.push({ kind: 'unparseable', message: 'service record array holds values that are not objects' });
   }
   record.runs = buildServiceRuns(record.entries);
-  if (problems.length > PROBLEMS_MAX) {
-    const dropped = problems.length - PROBLEMS_MAX;
-    problems.length = PROBLEMS_MAX;
-    problems.push({ kind: 'unparseable', message: `${dropped} more problems not listed` });
-  }
-  return parsed(record, problems);
+  return parsed(record, capProblems(problems));
 }

@@ -2,6 +2,7 @@
 import { loadAll } from 'js-yaml';
 import type { HostPathVolume, PodContainerSpec, SourceRef, StaticPod } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+import { clip, splitLines, stripBom } from './text-input.js';
 import { type JsonObject, get, isObject, str } from './json-fields.js';
 
 const DOC_SEPARATOR_RE = /^---(?:[ \t].*)?$/;
@@ -20,7 +21,7 @@ interface YamlChunk {
  * are indented, so it cannot be part of one.
  */
 function splitDocuments(text: string): YamlChunk[] {
-  const lines = text.split(/\r?\n/);
+  const lines = splitLines(text);
   const chunks: YamlChunk[] = [];
   let current: string[] = [];
   let firstLine = 1;
@@ -101,7 +102,7 @@ function errorReason(e: unknown): string {
  * ignored without a problem; a document that is not valid YAML becomes a problem at its line.
  */
 export function parseStaticPods(text: string, source: SourceRef): Parsed<StaticPod[]> {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = stripBom(text);
   if (body.trim() === '') return parsed([], [{ kind: 'empty', message: 'manifest file is empty' }]);
   const pods: StaticPod[] = [];
   const problems: ParseProblem[] = [];
@@ -113,7 +114,7 @@ export function parseStaticPods(text: string, source: SourceRef): Parsed<StaticP
       const at = errorLine(e);
       problems.push({
         kind: 'unparseable',
-        message: `invalid YAML: ${errorReason(e)}`.slice(0, 300),
+        message: clip(`invalid YAML: ${errorReason(e)}`),
         line: at === undefined ? chunk.contentLine : chunk.firstLine + at,
       });
       continue;

@@ -2,17 +2,12 @@
 import type { FailedUnit, JournalLine, SourceRef, UnitOutcome, UnitStatus } from '../model/types.js';
 import { parseJournalLine } from '../text/journal-line.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
+import { clip, splitLines } from './text-input.js';
 
-const MESSAGE_MAX = 300;
-
-function clip(text: string): string {
-  return text.length > MESSAGE_MAX ? text.slice(0, MESSAGE_MAX) : text;
-}
-
-function splitLines(text: string): string[] {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines = body.split(/\r?\n/);
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+/** The lines of a command's output, without the empty one after its last newline. */
+function outputLines(text: string): string[] {
+  const lines = splitLines(text);
+  if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
 
@@ -34,7 +29,7 @@ const COUNT_RE = /^\s*\d+ loaded units? listed\b/;
  * Text that is no such table (an error message) gives no units and a problem.
  */
 export function parseFailedUnits(text: string, source: SourceRef): Parsed<FailedUnit[]> {
-  const lines = splitLines(text);
+  const lines = outputLines(text);
   const first = firstNonBlank(lines);
   if (!first) return parsed([], [{ kind: 'empty', message: 'failed-units output is empty' }]);
   const units: FailedUnit[] = [];
@@ -101,7 +96,7 @@ function exitStatusOf(value: string): string | undefined {
  */
 export function parseUnitStatus(text: string, source: SourceRef, unit: string, referenceTime?: number): Parsed<UnitStatus> {
   const status: UnitStatus = { unit, source, journal: [] };
-  const lines = splitLines(text);
+  const lines = outputLines(text);
   const first = firstNonBlank(lines);
   if (!first) return parsed(status, [{ kind: 'empty', message: 'unit status output is empty' }]);
 
