@@ -2,7 +2,7 @@
 // systemd's own lines about the unit, on top of the bounded log summary.
 import type { Journal, JournalBoot, JournalLine, SourceId, SourceRef } from '../model/types.js';
 import { unitOutcome } from '../parsers/systemd.js';
-import { parseJournalLine, parseJournalMarker } from '../text/journal-line.js';
+import { isJournalContinuation, isJournalMarker, parseJournalLine, parseJournalMarker } from '../parsers/journal-text.js';
 import { detach } from '../text/lines.js';
 import type { GroupedLiteral } from '../text/literal-search.js';
 import type { ActiveFilters } from './line-filter.js';
@@ -13,20 +13,8 @@ const MARKER_PREFIX: GroupedLiteral = { text: '-- ', groups: GROUP_OWN };
 /** How far into a line the journal header (time, host, identifier) can reach. */
 const HEADER_SPAN = 160;
 
-/** Whether a journal line continues the entry above it. */
-function isContinuation(raw: string): boolean {
-  const c = raw.charCodeAt(0);
-  // A leading space or tab is how journalctl indents the further lines of one entry, except
-  // for the padded one-digit months of Japanese and Korean locales.
-  return (c === 32 || c === 9) && !/^ \d[\u6708\uc6d4] /.test(raw);
-}
-
-function isMarker(raw: string): boolean {
-  return raw.charCodeAt(0) === 45 && raw.startsWith('-- ');
-}
-
 function notEntryStart(raw: string): boolean {
-  return isContinuation(raw) || isMarker(raw);
+  return isJournalContinuation(raw) || isJournalMarker(raw);
 }
 
 export class JournalCollector extends LogCollector<JournalLine> {
@@ -62,7 +50,7 @@ export class JournalCollector extends LogCollector<JournalLine> {
   }
 
   protected override observe(raw: string, lineNo: number): void {
-    if (isMarker(raw)) {
+    if (isJournalMarker(raw)) {
       const marker = parseJournalMarker(raw);
       if (marker?.type === 'boot') {
         const boot: JournalBoot = { line: lineNo };
@@ -73,7 +61,7 @@ export class JournalCollector extends LogCollector<JournalLine> {
       }
       return;
     }
-    if (isContinuation(raw)) return;
+    if (isJournalContinuation(raw)) return;
     this.lastHeaderRaw = raw;
     this.lastHeaderLine = lineNo;
     this.lastHeaderParsed = undefined;
@@ -122,11 +110,11 @@ export class JournalCollector extends LogCollector<JournalLine> {
   }
 
   protected override keepInHead(raw: string): boolean {
-    return !isMarker(raw);
+    return !isJournalMarker(raw);
   }
 
   protected override keepMatched(raw: string, lineNo: number, truncated: boolean): JournalLine {
-    if (!isContinuation(raw) || this.lastHeaderRaw === undefined) return this.keep(raw, lineNo, truncated);
+    if (!isJournalContinuation(raw) || this.lastHeaderRaw === undefined) return this.keep(raw, lineNo, truncated);
     // A continuation line is cited by its own line but dated by its entry's header.
     this.lastHeaderParsed ??= this.keep(this.lastHeaderRaw, this.lastHeaderLine, false);
     const header = this.lastHeaderParsed;
@@ -143,9 +131,9 @@ export class JournalCollector extends LogCollector<JournalLine> {
   protected override buildTail(): JournalLine[] {
     const out: JournalLine[] = [];
     for (const r of this.tailLines()) {
-      if (isMarker(r.raw)) continue;
+      if (isJournalMarker(r.raw)) continue;
       const prev = out[out.length - 1];
-      if (isContinuation(r.raw) && prev) {
+      if (isJournalContinuation(r.raw) && prev) {
         (prev.continuation ??= []).push(detach(r.raw.trim()));
         continue;
       }

@@ -4,7 +4,7 @@ import type { LogFormat, LogKind, LogLine, LogSummary, MatchedLine, SourceId, So
 import { detach } from '../text/lines.js';
 import type { GroupedLiteral } from '../text/literal-search.js';
 import type { LineConsumer, RawLine } from '../text/line-scanner.js';
-import { parseLogLine, type ParsedLogLine } from '../text/log-line.js';
+import { parseLogLine, type ParsedLogLine } from '../parsers/log-line.js';
 import type { ActiveFilters } from './line-filter.js';
 
 /** Literal groups of one scan (bit flags): the collector's own anchors, the rules' filters, and line taps from bit 2 up (one bit each). */

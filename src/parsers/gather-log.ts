@@ -1,7 +1,7 @@
 // Reads `gather.log`, the output of installer-gather.sh (and of the masters' gather it runs over ssh), and collects which masters it tried and what went wrong.
 import type { EpochMs, GatherLog, LogLine } from '../model/types.js';
 import { detach } from '../text/lines.js';
-import { parseLogLine } from '../text/log-line.js';
+import { parseLogLine } from './log-line.js';
 import { parseLogfmtLine } from './installer-log.js';
 
 export type GatherLogFacts = Pick<GatherLog, 'mastersAttempted' | 'noMasters' | 'errors'>;

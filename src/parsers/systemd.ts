@@ -1,6 +1,6 @@
 // Reads `systemctl list-units --state=failed` (failed-units.txt) and `systemctl status --full` output.
 import type { FailedUnit, JournalLine, SourceRef, UnitOutcome, UnitStatus } from '../model/types.js';
-import { parseJournalLine } from '../text/journal-line.js';
+import { parseJournalLine } from './journal-text.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
 import { clip, splitLines } from './text-input.js';
 

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { sourceHost, sourceName, type LogRef } from '../specs/source-id.js';
 import type { LineObserver, LineTap } from '../ingest/read-bundle.js';
 import type { LogKind } from '../model/types.js';
-import { parseJournalLine } from '../text/journal-line.js';
+import { isJournalMarker, parseJournalLine } from '../parsers/journal-text.js';
 import { detach } from '../text/lines.js';
-import { parseLogLine } from '../text/log-line.js';
+import { parseLogLine } from '../parsers/log-line.js';
 import { ERROR_LITERALS, errorWeight, splitLine, templateTokens, WILDCARD, type LineLevel } from './tokens.js';
 
 /** Tuning of the miner; every field has a default. */
@@ -349,7 +349,7 @@ class Miner implements TemplateMiner {
     state.lines = lineNo;
     if (raw.length === 0) return;
     // Journal markers (`-- Boot ... --`, `-- No entries --`) are not messages.
-    if (state.journal && raw.charCodeAt(0) === 45 && raw.startsWith('-- ')) return;
+    if (state.journal && isJournalMarker(raw)) return;
     this.lines++;
     state.lastRaw = raw;
     state.lastRawLine = lineNo;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as tar from 'tar';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { looksLikeInstallerOutput } from '../../src/parsers/installer-log.js';
-import { parseJournalLine } from '../../src/text/journal-line.js';
+import { parseJournalLine } from '../../src/parsers/journal-text.js';
 import { loadRules } from '../../src/rules/load-rules.js';
 import { STAGES } from '../../src/taxonomy.js';
 import { loadCorpus, type RealCase } from './real/cases.js';

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as tar from 'tar';
 import { classifyPath } from '../../../src/specs/layout.js';
-import { parseJournalLine, parseJournalMarker } from '../../../src/text/journal-line.js';
+import { parseJournalLine, parseJournalMarker } from '../../../src/parsers/journal-text.js';
 import type { CaseFile, RealCase } from './cases.js';
 
 /** How to lay a case out: where the installer output goes, whether headerless journal lines get a header. */

@@ -2,7 +2,7 @@
 // produce: short (year-less, any locale), short-precise, short-iso(-precise), short-full,
 // short-unix and short-monotonic.
 import type { JournalLine } from '../model/types.js';
-import { fractionToMs, monthFromToken, parseIsoPrefix, yearlessToEpoch } from './time.js';
+import { fractionToMs, monthFromToken, parseIsoPrefix, yearlessToEpoch } from '../text/time.js';
 
 /** What journalctl prints between entries: boot separators, empty-journal and range notes. */
 export type JournalMarker =
@@ -21,13 +21,28 @@ export function parseJournalMarker(raw: string): JournalMarker | undefined {
   return { type: 'note', text: inner };
 }
 
+const CJK_PADDED_MONTH = /^ \d[\u6708\uc6d4] /;
+
+/**
+ * Whether a line continues the entry above it: journalctl indents an entry's further lines
+ * with a space or a tab; Japanese and Korean locales pad one-digit months (` 1月`) the same way.
+ */
+export function isJournalContinuation(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  return (c === 32 || c === 9) && !CJK_PADDED_MONTH.test(raw);
+}
+
+/** Whether a line is one journalctl prints between entries (`-- Boot ... --`), by its first bytes. */
+export function isJournalMarker(raw: string): boolean {
+  return raw.charCodeAt(0) === 45 && raw.startsWith('-- ');
+}
+
 interface ParsedTime {
   time?: number;
   /** Index just past the timestamp and its following space. */
   next: number;
 }
 
-const CJK_PADDED_MONTH = /^ \d[\u6708\uc6d4] /;
 const CLOCK_RE = /^(\d{1,2}):(\d{2}):(\d{2})(?:\.(\d+))?$/;
 
 function nextToken(raw: string, from: number): { token: string; end: number } {
@@ -98,13 +113,9 @@ export function parseJournalLine(
   lineNo: number,
   referenceTime: number | undefined,
 ): JournalLine | undefined {
-  if (raw.length === 0 || raw.charCodeAt(0) === 9) return undefined;
-  let body = raw;
-  if (raw.charCodeAt(0) === 32) {
-    // Japanese and Korean locales pad one-digit months (` 1月`); any other indent is a continuation.
-    if (!CJK_PADDED_MONTH.test(raw)) return undefined;
-    body = raw.slice(1);
-  }
+  if (raw.length === 0 || isJournalContinuation(raw)) return undefined;
+  // What indent is left is the padding of a one-digit month.
+  const body = raw.charCodeAt(0) === 32 ? raw.slice(1) : raw;
   const lead = parseLeadingTime(body, referenceTime);
   if (!lead) return undefined;
   const hostEnd = body.indexOf(' ', lead.next);

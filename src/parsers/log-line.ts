@@ -1,7 +1,7 @@
 // One line of a container, serial or plain log: finds its time and format (klog, logfmt,
 // JSON as etcd writes it, an ISO prefix, or plain text).
 import type { LogFormat, LogLine } from '../model/types.js';
-import { fractionToMs, parseIsoPrefix, parseIsoTime, yearlessToEpoch } from './time.js';
+import { fractionToMs, parseIsoPrefix, parseIsoTime, yearlessToEpoch } from '../text/time.js';
 
 // klog: `I1122 10:15:04.987596    2519 kubelet.go:2076] message`.
 const KLOG_RE = /^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?\s+\d+\s+[^\]\s]+\]\s?/;

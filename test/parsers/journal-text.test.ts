@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJournalLine, parseJournalMarker } from '../../src/text/journal-line.js';
+import { isJournalContinuation, isJournalMarker, parseJournalLine, parseJournalMarker } from '../../src/parsers/journal-text.js';
 
 const REF = Date.UTC(2026, 10, 22, 11, 18);
 const T = Date.UTC(2026, 10, 22, 10, 15, 4);
@@ -88,5 +88,20 @@ describe('parseJournalMarker', () => {
     expect(parseJournalMarker('-- No entries --')).toEqual({ type: 'no-entries' });
     expect(parseJournalMarker('-- Logs begin at Sun 2026-11-22 10:12:00 UTC, end at Sun 2026-11-22 11:18:00 UTC. --')?.type).toBe('note');
     expect(parseJournalMarker('-- not a marker')).toBeUndefined();
+  });
+});
+
+describe('continuation lines and markers', () => {
+  it('tells indented further lines of an entry from padded one-digit months', () => {
+    expect(isJournalContinuation('    at main.go:12')).toBe(true);
+    expect(isJournalContinuation('\tgoroutine 1 [running]:')).toBe(true);
+    expect(isJournalContinuation(' 1月 22 10:15:04 bootstrap bootkube.sh[2507]: x')).toBe(false);
+    expect(isJournalContinuation('Nov 22 10:15:04 bootstrap bootkube.sh[2507]: x')).toBe(false);
+  });
+
+  it('finds markers by their first bytes', () => {
+    expect(isJournalMarker('-- Boot 8b7c4d2e5f6a47b1a9c3d2e1f0a9b8c7 --')).toBe(true);
+    expect(isJournalMarker('--- not a marker')).toBe(false);
+    expect(isJournalMarker('Nov 22 10:15:04 h x: -- Boot --')).toBe(false);
   });
 });
