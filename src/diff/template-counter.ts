@@ -2,7 +2,7 @@
 // cap new templates are only counted as overflow).
 import type { LogRef } from '../specs/source-id.js';
 import type { LineObserver } from '../ingest/read-bundle.js';
-import { templateOf } from '../text/template.js';
+import { templateOf } from '../similarity/line-template.js';
 
 export interface TemplateStat {
   template: string;

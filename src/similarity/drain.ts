@@ -6,7 +6,8 @@ import type { LogKind } from '../model/types.js';
 import { isJournalMarker, parseJournalLine } from '../parsers/journal-text.js';
 import { detach } from '../text/lines.js';
 import { parseLogLine } from '../parsers/log-line.js';
-import { ERROR_LITERALS, errorWeight, splitLine, templateTokens, WILDCARD, type LineLevel } from './tokens.js';
+import { splitLine, templateTokens, WILDCARD, type LineLevel } from './line-template.js';
+import { ERROR_LITERALS, errorWeight } from './tokens.js';
 
 /** Tuning of the miner; every field has a default. */
 export interface MinerOptions {

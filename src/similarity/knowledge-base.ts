@@ -8,7 +8,8 @@ import { RuleError } from '../rules/yaml-rule.js';
 import { CATEGORIES, isCategoryId, isStageId, STAGES, type CategoryId, type StageId } from '../taxonomy.js';
 import { packageRoot } from '../util/package-root.js';
 import { schemaValidator } from '../util/schema.js';
-import { wordsOf, lineTemplate } from './tokens.js';
+import { lineTemplate } from './line-template.js';
+import { wordsOf } from './tokens.js';
 
 /** One known issue, as validated from its file. */
 export interface KnownIssue {

@@ -4,7 +4,8 @@ import type { LineRef } from './drain.js';
 import { EmbeddingError, knowledgeBaseVectors, loadEmbedder } from './embeddings.js';
 import type { KnownIssue } from './knowledge-base.js';
 import { buildLexicalIndex, cosine, featuresOf, lexicalVector, type LexicalIndex, type SparseVector } from './lexical.js';
-import { embeddingText, lineTemplate } from './tokens.js';
+import { lineTemplate } from './line-template.js';
+import { embeddingText } from './tokens.js';
 import type { SimilarIssue, SimilarityMode, SimilarLine } from '../result/types.js';
 
 export type { SimilarIssue, SimilarityMode, SimilarLine } from '../result/types.js';

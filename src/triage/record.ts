@@ -2,7 +2,7 @@
 // bundle, so shards analyzed on different machines can be merged.
 import { createHash } from 'node:crypto';
 import type { AnalysisResult } from '../analysis/analyze.js';
-import { templateOf } from '../text/template.js';
+import { templateOf } from '../similarity/line-template.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
 
 export const TRIAGE_RECORD_VERSION = 1;

@@ -1,52 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { embeddingText, ERROR_LITERALS, errorWeight, lineTemplate, maskMessage, splitLine, wordsOf } from '../../src/similarity/tokens.js';
-
-describe('splitLine', () => {
-  it('removes the journal header and the klog header, keeping host and level', () => {
-    const m = splitLine(
-      'Nov 22 10:15:20 master-0.ocp4.example.com kubelet.sh[2519]: E1122 10:15:20.001122    2519 kubelet_node_status.go:96] "Unable to register node with API server"',
-      true,
-    );
-    expect(m).toEqual({ message: '"Unable to register node with API server"', host: 'master-0.ocp4.example.com', level: 'error' });
-  });
-
-  it('reads logfmt and etcd JSON levels', () => {
-    expect(splitLine('Nov 22 10:20:01 h crio[1490]: time="2026-11-22 10:20:01.000000000Z" level=fatal msg="validating network config"', true)).toMatchObject({
-      message: 'level=fatal msg="validating network config"',
-      level: 'error',
-    });
-    expect(splitLine('{"level":"warn","ts":"2026-11-22T10:15:40.100Z","msg":"slow fdatasync"}', false).level).toBe('warning');
-  });
-
-  it('keeps continuation lines whole', () => {
-    expect(splitLine('      "error":"rpc error: code = DeadlineExceeded"}', true).message).toBe('"error":"rpc error: code = DeadlineExceeded"}');
-  });
-});
-
-describe('maskMessage', () => {
-  it('masks addresses, ports, hosts, times, digests, ids and paths but keeps URL paths', () => {
-    expect(maskMessage('Post "https://api-int.ocp4.example.com:6443/api/v1/nodes": dial tcp 10.0.0.5:6443: connect: connection refused')).toBe(
-      'Post "https://<HOST>/api/v1/nodes": dial tcp <IP>: connect: connection refused',
-    );
-    expect(maskMessage('Pulling quay.io/openshift-release-dev/ocp-release@sha256:3333333333333333333333333333333333333333333333333333333333333333...')).toBe(
-      'Pulling <IMAGE>...',
-    );
-    expect(maskMessage('ts=2026-11-22T10:16:01.120Z pod 8b7c4d2e-5f6a-47b1-a9c3-d2e1f0a9b8c7 at /var/lib/etcd/member/wal took 1.2s')).toBe(
-      'ts=<TIME> pod <UUID> at <PATH> took <NUM>',
-    );
-    expect(maskMessage('lookup api-int.c1.example.local on [::1]:53: no such host')).toBe('lookup <HOST> on [<IP>]:<NUM>: no such host');
-  });
-
-  it('keeps words with a few digits (x509, ocp4, v1beta1) and masks numbers inside identifiers', () => {
-    expect(maskMessage('x509: certificate v1beta1 master-0 kubelet.go:2076')).toBe('x509: certificate v1beta1 master-<NUM> kubelet.go:<NUM>');
-  });
-
-  it('gives the same template for the same failure on other hosts and times', () => {
-    const a = lineTemplate('Nov 22 10:15:20 master-0.a.example.com kubelet.sh[2519]: E1122 10:15:20.001122 2519 x.go:96] dial tcp 10.0.0.5:6443: i/o timeout');
-    const b = lineTemplate('Dec 01 03:01:09 master-2.b.example.org kubelet.sh[1711]: E1201 03:01:09.000001 1711 x.go:96] dial tcp 192.168.4.7:6443: i/o timeout');
-    expect(a.template).toBe(b.template);
-  });
-});
+import { lineTemplate } from '../../src/similarity/line-template.js';
+import { embeddingText, ERROR_LITERALS, errorWeight, wordsOf } from '../../src/similarity/tokens.js';
 
 describe('words and error weight', () => {
   it('reduces a template to its words for matching', () => {
