@@ -17,6 +17,7 @@ import {
   parseCsrs,
   parseEvents,
   parseMachineConfigPools,
+  parseMachines,
   parseNameList,
   parseNodes,
   parsePods,
@@ -325,6 +326,9 @@ class Router {
         return;
       case 'machineconfigpools':
         cluster.machineConfigPools = this.adopt(parseMachineConfigPools(json, source), file);
+        return;
+      case 'machines':
+        cluster.machines = this.adopt(parseMachines(json, source), file);
         return;
     }
   }

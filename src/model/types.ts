@@ -405,6 +405,18 @@ export interface MachineConfigPoolResource {
   degradedMachineCount?: number;
 }
 
+/** A Machine of the machine API (`oc get machines -n openshift-machine-api -o json`). */
+export interface MachineResource {
+  source: SourceRef;
+  name: string;
+  /** `master`, `worker`, ... from the machine-role label, else from the name. */
+  role?: string;
+  /** Provisioning, Provisioned, Running, Deleting, Failed. */
+  phase?: string;
+  errorReason?: string;
+  errorMessage?: string;
+}
+
 export interface ClusterVersionResource {
   source: SourceRef;
   desiredVersion?: string;
@@ -465,6 +477,7 @@ export interface ClusterResources {
   clusterOperators?: ClusterOperatorResource[];
   clusterVersion?: ClusterVersionResource[];
   machineConfigPools?: MachineConfigPoolResource[];
+  machines?: MachineResource[];
   pods?: PodResource[];
   events?: EventResource[];
   /** Plain-text lists (`nodes.list`, `masters.list`). */

@@ -8,6 +8,7 @@ import type {
   CsrState,
   EventResource,
   MachineConfigPoolResource,
+  MachineResource,
   NodeResource,
   PodResource,
   ResourceFileStatus,
@@ -301,6 +302,25 @@ export function parseMachineConfigPools(json: unknown, source: SourceRef): Parse
       if (n !== undefined) pool[key] = n;
     }
     return pool;
+  });
+}
+
+const MACHINE_ROLE_LABEL = 'machine.openshift.io/cluster-api-machine-role';
+
+/** Parses `oc get machines -o json`: each Machine's role, phase and the error the machine API recorded. */
+export function parseMachines(json: unknown, source: SourceRef): Parsed<MachineResource[]> {
+  return parseList<MachineResource>(json, 'Machine', (item) => {
+    const name = metaName(item);
+    if (name === undefined) return 'Machine without metadata.name';
+    const status = getObject(item, 'status');
+    const machine: MachineResource = { source, name };
+    const role = getText(getObject(getObject(item, 'metadata'), 'labels'), MACHINE_ROLE_LABEL) ?? /-(master|worker|infra)-/.exec(name)?.[1];
+    if (role !== undefined) machine.role = role;
+    for (const key of ['phase', 'errorReason', 'errorMessage'] as const) {
+      const v = getText(status, key);
+      if (v !== undefined) machine[key] = v;
+    }
+    return machine;
   });
 }
 

@@ -8,6 +8,7 @@ import { etcdQuorum } from './builtin/etcd-quorum.js';
 import { installerWaitFailed } from './builtin/installer-wait-failed.js';
 import { lastErrorRule } from './builtin/last-error.js';
 import { machineConfigPoolDegraded } from './builtin/machine-config-pool-degraded.js';
+import { machinesNotRunning } from './builtin/machines-not-running.js';
 import { mastersUnreachable } from './builtin/masters-unreachable.js';
 import { releaseDigestMismatch } from './builtin/release-digest-mismatch.js';
 import { releaseImageServiceFailed } from './builtin/release-image-service-failed.js';
@@ -22,6 +23,7 @@ export const BUILTIN_RULES: readonly Rule[] = [
   releaseDigestMismatch,
   clusterOperatorConditions,
   machineConfigPoolDegraded,
+  machinesNotRunning,
   installerWaitFailed,
   mastersUnreachable,
   containerOomKilled,

@@ -61,7 +61,7 @@ const NETWORK_FILES: Record<string, NetworkFile> = {
   'hosts.txt': 'hosts',
 };
 /** The resources/ files bootlens parses, by file name. */
-const RESOURCE_KINDS = new Set(['nodes', 'csr', 'clusteroperators', 'clusterversion', 'pods', 'events', 'machineconfigpools']);
+const RESOURCE_KINDS = new Set(['nodes', 'csr', 'clusteroperators', 'clusterversion', 'pods', 'events', 'machineconfigpools', 'machines']);
 // `<name>-<id>` as installer-gather.sh names crictl files; podman files are `<id>` alone.
 const NAMED_CONTAINER = /^(.+)-([0-9a-f]{12,64})$/;
 const BARE_CONTAINER = /^([0-9a-f]{12,64})$/;
