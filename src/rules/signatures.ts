@@ -178,9 +178,9 @@ export const SIGNATURES: readonly Signature[] = [
   {
     id: 'ignition',
     category: 'ignition',
-    re: /Ignition failed|ignition\[\d+\]: .*(?:error|failed)|failed to fetch config|config is not valid|unsupported config version|failed to parse (?:ignition )?config|error at line \d+ col|invalid config version|GET error: .*22623|GET result: (?:Internal Server Error|Not Found)|emergency shell.*ignition/i,
+    re: /Ignition failed|ignition\[\d+\]: .*(?:error|failed)|failed to fetch config|config is not valid|failed to parse (?:ignition )?config|error at line \d+ col|GET error: .*22623|GET result: (?:Internal Server Error|Not Found)|emergency shell.*ignition|refusing to serve/i,
     // A refused or timed-out fetch is the network's: the next entries name it.
-    unless: /connection refused|i\/o timeout|no route to host|network is unreachable|connection reset/,
+    unless: /connection refused|i\/o timeout|no route to host|network is unreachable|connection reset|unsupported config version|invalid config version|Unused key/,
     source: 'https://github.com/coreos/ignition/blob/main/internal/resource/url.go',
     example: '[ 3788.086838] ignition[754]: GET error: Get "https://api-int.ocp4.nested.lab:22623/config/master": EOF',
     exampleFrom: 'https://github.com/redhat-cop/ocp4-helpernode/issues/255',
@@ -190,6 +190,8 @@ export const SIGNATURES: readonly Signature[] = [
     id: 'csr-not-approved',
     category: 'csr-pending',
     re: /certificate signing request .* (?:not approved|pending)|csr-\w+ .*Pending|Failed while requesting a signed certificate|no serving certificate available|certificate_manager\.go.*(?:failed|error)|waiting for (?:the )?CSR|kubelet-serving.*pending/i,
+    // A request that never reached the API is the network's (the next entries name it).
+    unless: /connection refused|i\/o timeout|no route to host|network is unreachable|no such host|EOF\b/,
     source: 'https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/client-go/util/certificate/certificate_manager.go',
     example: 'E0918 07:55:53.384620    1689 certificate_manager.go:385] Failed while requesting a signed certificate from the master: cannot create certificate signing request: Unauthorized',
   },
@@ -220,7 +222,7 @@ export const SIGNATURES: readonly Signature[] = [
   {
     id: 'version-or-config-mismatch',
     category: 'install-config',
-    re: /unknown flag: --|flag provided but not defined|unknown shorthand flag|[Uu]nknown name requested|unknown field "|failed to load asset "Install Config"|failed to (?:fetch|generate) (?:asset|Master Machines|Cluster)|Invalid value: |is not a valid (?:IP|CIDR|value)|overlaps with|overlapping|unsupported (?:value|version|platform)|Invalid refspec|unrecognized command|required value|does not match (?:the )?(?:release|installer|version)|version skew|install-config|need at least \d+ [\w-]+, got \d+|open \/assets\/\S+: no such file or directory/,
+    re: /unknown flag: --|flag provided but not defined|unknown shorthand flag|[Uu]nknown name requested|unknown field "|failed to load asset "Install Config"|failed to (?:fetch|generate) (?:asset|Master Machines|Cluster)|Invalid value: |is not a valid (?:IP|CIDR|value)|overlaps with|overlapping|unsupported (?:value|version|platform)|Invalid refspec|unrecognized command|required value|does not match (?:the )?(?:release|installer|version)|version skew|install-config|need at least \d+ [\w-]+, got \d+|open \/assets\/\S+: no such file or directory|unsupported config version|invalid config version|Unused key \S+/,
     source: 'https://github.com/spf13/pflag/blob/master/flag.go',
     example: 'Error: unknown flag: --infra-config-file',
   },

@@ -104,6 +104,15 @@ const MASTER_UNITS: Record<string, StageId> = {
   'kube-apiserver': 'production-control-plane',
 };
 
+/** Units a release adds under a known family's name (`kubelet-pause-image`, `release-image-pivot`). */
+function unitFamily(unit: string, master: boolean): StageId | undefined {
+  if (/^(?:release-image|node-image|bootstrap-pivot)/.test(unit)) return master ? 'masters-provision' : 'release-image';
+  if (/^(?:kubelet|crio)/.test(unit)) return master ? 'masters-provision' : 'node-runtime';
+  if (/^(?:ignition|machine-config-daemon|rpm-ostree)/.test(unit)) return master ? 'masters-provision' : 'release-image';
+  if (/^bootkube/.test(unit)) return master ? undefined : 'render';
+  return undefined;
+}
+
 /** Containers of the bootstrap host (podman render containers, static pods) by name. */
 function bootstrapContainerStage(name: string): StageId | undefined {
   if (/-render$|^render-|^bootkube-render|^openshift-manifests|^cvo-render/.test(name)) return 'render';
@@ -149,7 +158,7 @@ export function stageOfSource(source: SourceId): StageId | undefined {
     case 'journal':
     case 'unit-status-journal': {
       const unit = source.unit ?? '';
-      return (master ? MASTER_UNITS : BOOTSTRAP_UNITS)[unit];
+      return (master ? MASTER_UNITS : BOOTSTRAP_UNITS)[unit] ?? unitFamily(unit, master);
     }
     case 'container': {
       const name = source.container ?? '';
@@ -182,6 +191,8 @@ const BOOTKUBE_MARKERS: [RegExp, StageId][] = [
 
 // Without a marker before it, a bootkube line's own words say which step printed it.
 const BOOTKUBE_WORDS: [RegExp, StageId][] = [
+  // A render image given a flag it does not know names the flag, whatever the flag's words say.
+  [/unknown (?:shorthand )?flag|flag provided but not defined|image_for|\/assets\//, 'render'],
   [/\/etc\/crio|crio\.conf|crio\.sock|cri-o|crio\.service/i, 'node-runtime'],
   [/etcdctl|etcd cluster|unhealthy cluster|:2379\b|etcd-bootstrap|endpoint health/i, 'bootstrap-etcd'],
   [/CVO overrides|cvo-overrides/i, 'bootstrap-complete'],
@@ -211,6 +222,9 @@ function podStage(text: string, master: boolean): StageId | undefined {
 // wherever it happens: older releases pulled it from bootkube.sh.
 const RELEASE_PAYLOAD = /\/(?:ocp|origin|okd)-release(?:-nightly)?[:@]|openshift-release-dev\/ocp-release|\/okd[:@]|\/release@sha256:|release-image-download|RELEASE_IMAGE/;
 
+/** A worker's ignition config, as the machine-config server and ignition name it. */
+const WORKER_CONFIG = /config\/worker\b|pool "worker"|worker\.ign\b/;
+
 /** Masters' pod-level trouble (pulls, sandboxes, the pod network): the pods run after the node joined. */
 const MASTER_POD_LEVEL = /NetworkPluginNotReady|network is not ready|CNI|cni config|Failed to create pod sandbox|ErrImagePull|ImagePullBackOff|Back-off pulling image|Failed to pull image|PullImage from image service failed|pod_workers|Error syncing pod/;
 
@@ -222,6 +236,8 @@ const MASTER_POD_LEVEL = /NetworkPluginNotReady|network is not ready|CNI|cni con
 export function stageOfLine(source: SourceId, text: string, previous?: StageId): StageId | undefined {
   const base = stageOfSource(source);
   const master = source.host?.role === 'master';
+  // Serving or fetching a pool's ignition: the worker pool's is the workers' step.
+  if (base === 'masters-provision' && WORKER_CONFIG.test(text)) return 'workers';
   if (RELEASE_PAYLOAD.test(text) && /pull|manifest|image|registry|x509|unauthorized|denied|timeout|refused|no such host/i.test(text)) {
     if (!master && base !== 'node-runtime') return 'release-image';
   }

@@ -39,6 +39,18 @@ function stillWaitingAtEnd(log: InstallerLog): InstallerLine | undefined {
   return matchSignature(last.text) ? last : undefined;
 }
 
+/** The operators a failed cluster wait names (`waiting on a, b`, `still updating: a, b`). */
+function waitingOperators(text: string): string[] {
+  const m = /(?:waiting on|still updating:|are not available:)\s+([a-z0-9-]+(?:,\s*[a-z0-9-]+)*)/.exec(text);
+  return m ? m[1].split(/,\s*/) : [];
+}
+
+/** Whether only the operators that check the *.apps routes (authentication, console) are waiting. */
+function onlyRouteOperators(text: string): boolean {
+  const ops = waitingOperators(text);
+  return ops.length > 0 && ops.every((o) => o === 'authentication' || o === 'console');
+}
+
 /** The stage the installer's analysis of the gathered bundle names, if it printed one. */
 function analysisStage(log: InstallerLog): { stage: StageId; line: InstallerLine } | undefined {
   for (const l of log.analysis) {
@@ -122,6 +134,13 @@ export const installerWaitFailed = defineRule({
       why = group[found.index].text;
       evidence.push(evidenceOf(log, group[found.index]));
       break;
+    }
+    if (phase === 'cluster' && category === 'unknown' && onlyRouteOperators(failure.text)) {
+      // authentication and console alone still waiting: ingress is up, but their health checks of
+      // the *.apps routes (oauth-openshift, console-openshift-console) fail - most often the
+      // wildcard record for *.apps that does not resolve.
+      category = 'dns';
+      why = 'only authentication and console, whose health checks reach the *.apps routes, are waiting';
     }
     // Still waiting for the API for a reason that is the bootstrap host's own (its API cannot be reached).
     if (phase === 'bootstrap' && !analysed && log.apiUp === undefined && log.stillWaiting.some((l) => l.phase === 'kubernetes-api')) stage = 'bootstrap-control-plane';

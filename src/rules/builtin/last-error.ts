@@ -32,7 +32,7 @@ const ONESHOT = new Set([
 
 // The words of an error, in the languages components write them in.
 const ERROR_WORDS =
-  /\b(?:error|errors|fail(?:ed|ure|s|ing)?|fatal|panic|unable to|cannot|can't|could not|couldn't|refused|denied|timed out|timeout|no such|not found|invalid|illegal|unknown (?:flag|field|name)|unauthorized|forbidden|exceeded|killed|unhealthy|crashloop|back-off|no space left|unbound variable|command not found|syntax error|not a dir(?:ectory)?|already exists|DoesNotExist|[Ii]nsufficient)\b/i;
+  /\b(?:error|errors|fail(?:ed|ure|s|ing)?|fatal|panic|unable to|cannot|can't|could not|couldn't|refus(?:e|ed|es|ing)|denied|timed out|timeout|no such|not found|invalid|illegal|unknown (?:flag|field|name)|unauthorized|forbidden|exceeded|killed|unhealthy|crashloop|back-off|no space left|unbound variable|command not found|syntax error|not a dir(?:ectory)?|already exists|DoesNotExist|[Ii]nsufficient)\b/i;
 // The level a line states: klog's letter, logfmt's or JSON's `level`, the installer's console word.
 const LEVEL = /^([IWEF])\d{4} |\blevel=["']?(\w+)|"level":\s*"(\w+)"|^(TRACE|DEBUG|INFO|WARN(?:ING)?|ERROR|FATAL|PANIC)\b/;
 const QUIET_LEVELS = new Set(['i', 'info', 'debug', 'trace', 'd', 'notice']);
