@@ -1,7 +1,7 @@
 // Suppressions (`--ignore FILE`): known false positives silenced by rule id, optionally only
 // on some hosts or for some messages, always with a reason that the report keeps.
 import { readFileSync } from 'node:fs';
-import yaml from 'js-yaml';
+import { parseYamlDocument, YamlError, type YamlDocument } from '../parsers/yaml-document.js';
 import type { Finding } from '../rules/types.js';
 import { globToRegExp } from '../rules/sources.js';
 
@@ -17,26 +17,35 @@ export interface Suppression {
 /** A suppression file that cannot be used; the CLI prints it and exits 2. */
 export class SuppressionError extends Error {}
 
+/** `file:line: ` for an error message, the line when known. */
+function at(file: string, line: number | undefined): string {
+  return line === undefined ? `${file}: ` : `${file}:${line}: `;
+}
+
 /** Reads a suppression file: a YAML list, or `{ suppressions: [...] }`. */
 export function loadSuppressions(file: string): Suppression[] {
-  let doc: unknown;
+  let doc: YamlDocument;
   try {
-    doc = yaml.load(readFileSync(file, 'utf8'));
+    doc = parseYamlDocument(readFileSync(file, 'utf8'), file);
   } catch (err) {
+    if (err instanceof YamlError) throw new SuppressionError(`${at(file, err.line)}${err.reason}`);
     throw new SuppressionError(`${file}: ${(err as Error).message.split('\n')[0]}`);
   }
-  const list = Array.isArray(doc) ? doc : (doc as { suppressions?: unknown })?.suppressions;
+  const value = doc.value;
+  const nested = !Array.isArray(value);
+  const list = nested ? (value as { suppressions?: unknown } | null)?.suppressions : value;
   if (!Array.isArray(list)) throw new SuppressionError(`${file}: expected a list of { rule, reason, host?, message? }`);
   return list.map((item, i) => {
-    const s = item as Partial<Suppression>;
+    const s = item as Partial<Suppression> | null;
+    const where = at(file, doc.lineAt(nested ? `/suppressions/${i}` : `/${i}`));
     if (typeof s?.rule !== 'string' || typeof s.reason !== 'string' || !s.reason.trim()) {
-      throw new SuppressionError(`${file}: entry ${i + 1} needs a rule id and a reason`);
+      throw new SuppressionError(`${where}entry ${i + 1} needs a rule id and a reason`);
     }
     if (s.message !== undefined) {
       try {
         new RegExp(s.message);
       } catch (err) {
-        throw new SuppressionError(`${file}: entry ${i + 1}: bad message regex: ${(err as Error).message}`);
+        throw new SuppressionError(`${where}entry ${i + 1}: bad message regex: ${(err as Error).message}`);
       }
     }
     const out: Suppression = { rule: s.rule, reason: s.reason };

@@ -1,8 +1,8 @@
 // Reads static pod manifests (YAML `Pod` objects, e.g. the bootstrap's etcd and kube-apiserver pods).
-import { loadAll } from 'js-yaml';
 import type { HostPathVolume, PodContainerSpec, SourceRef, StaticPod } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
 import { clip, splitLines, stripBom } from './text-input.js';
+import { loadYamlStream, yamlErrorAt } from './yaml-document.js';
 import { type JsonObject, get, isObject, str } from './json-fields.js';
 
 const DOC_SEPARATOR_RE = /^---(?:[ \t].*)?$/;
@@ -86,17 +86,6 @@ function hostPaths(spec: unknown): HostPathVolume[] {
   return out;
 }
 
-function errorLine(e: unknown): number | undefined {
-  const line = get(get(e, 'mark'), 'line');
-  return typeof line === 'number' ? line : undefined;
-}
-
-function errorReason(e: unknown): string {
-  const reason = get(e, 'reason');
-  if (typeof reason === 'string') return reason;
-  return e instanceof Error ? e.message.split('\n', 1)[0] : String(e);
-}
-
 /**
  * Parses every `kind: Pod` document of a YAML file (one or many documents). Other documents are
  * ignored without a problem; a document that is not valid YAML becomes a problem at its line.
@@ -109,13 +98,13 @@ export function parseStaticPods(text: string, source: SourceRef): Parsed<StaticP
   for (const chunk of splitDocuments(body)) {
     let docs: unknown[];
     try {
-      docs = loadAll(chunk.text);
+      docs = loadYamlStream(chunk.text);
     } catch (e) {
-      const at = errorLine(e);
+      const at = yamlErrorAt(e);
       problems.push({
         kind: 'unparseable',
-        message: clip(`invalid YAML: ${errorReason(e)}`),
-        line: at === undefined ? chunk.contentLine : chunk.firstLine + at,
+        message: clip(`invalid YAML: ${at.reason}`),
+        line: at.line === undefined ? chunk.contentLine : chunk.firstLine + at.line - 1,
       });
       continue;
     }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import yaml from 'js-yaml';
+import { parseYamlDocument, YamlError, type YamlDocument } from '../parsers/yaml-document.js';
 import type { LineFilter } from '../specs/line-filter.js';
 import { filterId } from '../specs/source-id.js';
 import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
@@ -44,47 +44,14 @@ export interface YamlRuleDoc extends Omit<RuleMeta, 'origin'> {
 }
 
 
-/** Parses YAML, remembering the line where each mapping and sequence starts. */
-function parseWithLines(text: string, file: string): { doc: unknown; lines: WeakMap<object, number> } {
-  const lines = new WeakMap<object, number>();
-  const starts: number[] = [];
+/** Parses a rule file's YAML; its errors are RuleErrors at their line. */
+function parseRuleYaml(text: string, file: string): YamlDocument {
   try {
-    const doc = yaml.load(text, {
-      filename: file,
-      json: false,
-      listener(this: { line: number; result: unknown }, event: 'open' | 'close') {
-        if (event === 'open') starts.push(this.line);
-        else {
-          const start = starts.pop();
-          if (this.result && typeof this.result === 'object' && start !== undefined && !lines.has(this.result)) lines.set(this.result, start + 1);
-        }
-      },
-    });
-    return { doc, lines };
+    return parseYamlDocument(text, file);
   } catch (err) {
-    const e = err as { mark?: { line: number }; reason?: string; message: string };
-    throw new RuleError(file, e.mark ? e.mark.line + 1 : undefined, `YAML: ${e.reason ?? e.message}`);
+    if (err instanceof YamlError) throw new RuleError(file, err.line, `YAML: ${err.reason}`);
+    throw err;
   }
-}
-
-/** The line of a JSON-pointer path: its object's line, or for a scalar the line of its key. */
-function lineOf(doc: unknown, lines: WeakMap<object, number>, path: string, text: string): number | undefined {
-  let node: unknown = doc;
-  let line = node && typeof node === 'object' ? lines.get(node) : undefined;
-  const segs = path.split('/').filter(Boolean);
-  for (const seg of segs) {
-    if (!node || typeof node !== 'object') break;
-    node = (node as Record<string, unknown>)[seg];
-    if (node && typeof node === 'object') line = lines.get(node) ?? line;
-  }
-  const last = segs[segs.length - 1];
-  if ((node === undefined || typeof node !== 'object') && last && !/^\d+$/.test(last)) {
-    // Scalars have no object to remember: find their key below the enclosing object's line.
-    const all = text.split('\n');
-    const key = new RegExp(`^\\s*(?:- )?${last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`);
-    for (let i = (line ?? 1) - 1; i < all.length; i++) if (key.test(all[i])) return i + 1;
-  }
-  return line;
 }
 
 function describeAjv(e: ErrorObject): string {
@@ -102,14 +69,15 @@ function durationMs(text: string): number {
 /** Reads and validates one rule file. Throws RuleError with file, line and reason. */
 export function loadRuleFile(file: string): YamlRuleDoc {
   const text = readFileSync(file, 'utf8');
-  const { doc, lines } = parseWithLines(text, file);
+  const yamlDoc = parseRuleYaml(text, file);
+  const doc = yamlDoc.value;
+  const at = (path: string): number | undefined => yamlDoc.lineAt(path);
   const validate = schemaValidator('rule.schema.json');
   if (!validate(doc)) {
     const err = validate.errors?.[0];
-    throw new RuleError(file, err ? lineOf(doc, lines, err.instancePath, text) : undefined, err ? describeAjv(err) : 'invalid rule');
+    throw new RuleError(file, err ? at(err.instancePath) : undefined, err ? describeAjv(err) : 'invalid rule');
   }
   const rule = doc as YamlRuleDoc;
-  const at = (path: string): number | undefined => lineOf(doc, lines, path, text);
   if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new RuleError(file, at(''), `id '${rule.id}' must equal the file name`);
   if (!isStageId(rule.stage)) throw new RuleError(file, at(''), `stage '${rule.stage}' is not a taxonomy stage (${STAGES.join(', ')})`);
   if (!isCategoryId(rule.category)) throw new RuleError(file, at(''), `category '${rule.category}' is not a taxonomy category`);

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import yaml from 'js-yaml';
+import { CONFIG_YAML_LIMITS, parseYamlDocument, YamlError, type YamlDocument } from '../parsers/yaml-document.js';
 import { RuleError } from '../rules/yaml-rule.js';
 import { CATEGORIES, isCategoryId, isStageId, STAGES, type CategoryId, type StageId } from '../taxonomy.js';
 import { packageRoot } from '../util/package-root.js';
@@ -44,31 +45,6 @@ export function defaultKnowledgeBaseDir(): string {
   return join(packageRoot(), 'rules', 'known-issues');
 }
 
-/**
- * The line of a JSON pointer in an entry file. Entries are a flat mapping of scalars and
- * lists of strings, so a top-level key and the n-th `- ` item below it are enough.
- */
-function lineOfPointer(text: string, pointer: string): number | undefined {
-  const [key, index] = pointer.split('/').filter(Boolean);
-  if (key === undefined) return 1;
-  const lines = text.split('\n');
-  const keyRe = new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`);
-  const at = lines.findIndex((l) => keyRe.test(l));
-  if (at < 0) return undefined;
-  if (index === undefined || !/^\d+$/.test(index)) return at + 1;
-  let seen = -1;
-  for (let i = at + 1; i < lines.length; i++) {
-    const l = lines[i];
-    // The next top-level key ends the list.
-    if (/^[A-Za-z_][\w-]*\s*:/.test(l)) break;
-    if (/^\s*-(\s|$)/.test(l)) {
-      seen++;
-      if (seen === Number(index)) return i + 1;
-    }
-  }
-  return at + 1;
-}
-
 function describeAjv(e: ErrorObject): string {
   const at = e.instancePath || '(top)';
   if (e.keyword === 'additionalProperties') return `${at}: unknown field '${String(e.params.additionalProperty)}'`;
@@ -91,31 +67,32 @@ export function entryHash(id: string, lines: readonly string[]): string {
  * Throws KnowledgeBaseError with file, line and reason.
  */
 export function parseKnownIssue(text: string, file: string): KnownIssue {
-  let doc: unknown;
+  let yamlDoc: YamlDocument;
   try {
-    doc = yaml.load(text, { filename: file, json: false });
+    yamlDoc = parseYamlDocument(text, file, { ...CONFIG_YAML_LIMITS, maxBytes: MAX_FILE_BYTES });
   } catch (err) {
-    const e = err as { mark?: { line: number }; reason?: string; message: string };
-    throw new KnowledgeBaseError(file, e.mark ? e.mark.line + 1 : undefined, `YAML: ${e.reason ?? e.message}`);
+    if (err instanceof YamlError) throw new KnowledgeBaseError(file, err.line, `YAML: ${err.reason}`);
+    throw err;
   }
+  const doc = yamlDoc.value;
   const validate = schemaValidator('known-issue.schema.json');
   if (!validate(doc)) {
     const err = validate.errors?.[0];
-    throw new KnowledgeBaseError(file, err ? lineOfPointer(text, pointerOf(err)) : undefined, err ? describeAjv(err) : 'invalid entry');
+    throw new KnowledgeBaseError(file, err ? yamlDoc.lineAt(pointerOf(err)) : undefined, err ? describeAjv(err) : 'invalid entry');
   }
   const entry = doc as Omit<KnownIssue, 'file' | 'hash' | 'stage' | 'category'> & { stage: string; category: string };
   const name = basename(file).replace(/\.ya?ml$/, '');
-  if (name !== entry.id) throw new KnowledgeBaseError(file, lineOfPointer(text, '/id'), `id '${entry.id}' must equal the file name '${name}'`);
+  if (name !== entry.id) throw new KnowledgeBaseError(file, yamlDoc.lineAt('/id'), `id '${entry.id}' must equal the file name '${name}'`);
   if (!isStageId(entry.stage)) {
-    throw new KnowledgeBaseError(file, lineOfPointer(text, '/stage'), `stage '${entry.stage}' is not a taxonomy stage (${STAGES.join(', ')})`);
+    throw new KnowledgeBaseError(file, yamlDoc.lineAt('/stage'), `stage '${entry.stage}' is not a taxonomy stage (${STAGES.join(', ')})`);
   }
   if (!isCategoryId(entry.category)) {
-    throw new KnowledgeBaseError(file, lineOfPointer(text, '/category'), `category '${entry.category}' is not a taxonomy category (${CATEGORIES.join(', ')})`);
+    throw new KnowledgeBaseError(file, yamlDoc.lineAt('/category'), `category '${entry.category}' is not a taxonomy category (${CATEGORIES.join(', ')})`);
   }
   entry.lines.forEach((line, i) => {
     // A line with no words after masking can never match anything: it is a mistake.
     if (wordsOf(lineTemplate(line).template).length === 0) {
-      throw new KnowledgeBaseError(file, lineOfPointer(text, `/lines/${i}`), `/lines/${i}: has no words left once times, addresses and numbers are masked`);
+      throw new KnowledgeBaseError(file, yamlDoc.lineAt(`/lines/${i}`), `/lines/${i}: has no words left once times, addresses and numbers are masked`);
     }
   });
   const out: KnownIssue = {
