@@ -1,5 +1,6 @@
 // Reads the installer's own `.openshift_install.log` (logrus logfmt) line by line and collects what it says about the install: version, release image, waits, failures, operator conditions, completion.
 import type { EpochMs, InstallerLine, InstallerLog, InstallerPhase, LogLine, OperatorConditionReport } from '../model/types.js';
+import { REDACTED } from '../redact/redact.js';
 import { detach } from '../text/lines.js';
 import { parseIsoTime } from '../text/time.js';
 
@@ -156,7 +157,7 @@ const OC_LOGIN_RE = /(oc login -u \S+ -p\s+)([^\s'"\\]+)/g;
 
 function redact(raw: string): string {
   if (!raw.includes('assword') && !raw.includes(' -p ')) return raw;
-  return raw.replace(PASSWORD_RE, '$1<redacted>').replace(OC_LOGIN_RE, '$1<redacted>');
+  return raw.replace(PASSWORD_RE, `$1${REDACTED}`).replace(OC_LOGIN_RE, `$1${REDACTED}`);
 }
 
 // pkg/version, logged at the start of every run: `OpenShift Installer 4.14.0`; early 4.x

@@ -1,7 +1,10 @@
 // Removes secrets from any text before it is shown: pull-secret auths, bearer tokens, PEM
 // private keys, kubeconfig client data, passwords in URLs, cloud keys.
 
-const MARK = '[REDACTED]';
+/** What a secret is replaced by, everywhere bootlens removes one (parsers included). */
+export const REDACTED = '<redacted>';
+/** A value that is already the mark is left as it is. */
+const NOT_MARK = `(?!${REDACTED})`;
 
 interface Pattern {
   re: RegExp;
@@ -39,44 +42,44 @@ const PATTERNS: Pattern[] = [
   // RSA/EC/OPENSSH/ENCRYPTED keys and PGP key blocks.
   {
     re: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g,
-    replace: `-----BEGIN $1PRIVATE KEY$2----- ${MARK} -----END $1PRIVATE KEY$2-----`,
+    replace: `-----BEGIN $1PRIVATE KEY$2----- ${REDACTED} -----END $1PRIVATE KEY$2-----`,
   },
   // Pull secret / docker config / kubeconfig / cloud credentials as JSON: "auth": "base64", ...
-  { re: new RegExp(String.raw`("(?:${SECRET_KEYS})"\s*:\s*")(?:[^"\\]|\\.)*(")`, 'gi'), replace: `$1${MARK}$2` },
+  { re: new RegExp(String.raw`("(?:${SECRET_KEYS})"\s*:\s*")(?:[^"\\]|\\.)*(")`, 'gi'), replace: `$1${REDACTED}$2` },
   // The same JSON escaped inside another string (a pull secret in a logged install-config): \"auth\":\"...\".
-  { re: new RegExp(String.raw`(\\"(?:${SECRET_KEYS})\\"\s*:\s*\\")(?:[^"\\]|\\[^"])*(\\")`, 'gi'), replace: `$1${MARK}$2` },
+  { re: new RegExp(String.raw`(\\"(?:${SECRET_KEYS})\\"\s*:\s*\\")(?:[^"\\]|\\[^"])*(\\")`, 'gi'), replace: `$1${REDACTED}$2` },
   // YAML forms of the same keys (kubeconfig, install-config).
   {
-    re: new RegExp(String.raw`\b((?:client-key-data|client-certificate-data|token|password|pullSecret|auth|clientSecret|client_secret)\s*:\s*)(?!\[REDACTED\])['"]?${TOKENISH}[^\s'"]{8,}['"]?`, 'g'),
-    replace: `$1${MARK}`,
+    re: new RegExp(String.raw`\b((?:client-key-data|client-certificate-data|token|password|pullSecret|auth|clientSecret|client_secret)\s*:\s*)${NOT_MARK}['"]?${TOKENISH}[^\s'"]{8,}['"]?`, 'g'),
+    replace: `$1${REDACTED}`,
   },
   // The installer's kubeadmin line, quotes escaped inside logfmt: `password: \"abcde-...\"`.
-  { re: /(password:\s*(?:\\?["'])?)(?!\[REDACTED\])[^"'\\\s]{4,}/gi, replace: `$1${MARK}` },
+  { re: new RegExp(String.raw`(password:\s*(?:\\?["'])?)${NOT_MARK}[^"'\\\s]{4,}`, 'gi'), replace: `$1${REDACTED}` },
   // `oc login -u kubeadmin -p <password>`, `podman login -p`, and `--password=<password>`; a bare
   // `-p` elsewhere (`mkdir -p`, `ssh -p 22`) is not a password.
-  { re: /(\blogin\b[^\n]*?\s-p\s*)(?!\[REDACTED\])\S+/g, replace: `$1${MARK}` },
-  { re: /(--password[= ])(?!\[REDACTED\])\S+/g, replace: `$1${MARK}` },
-  { re: /(--token[= ])(?!\[REDACTED\])\S+/g, replace: `$1${MARK}` },
+  { re: new RegExp(String.raw`(\blogin\b[^\n]*?\s-p\s*)${NOT_MARK}\S+`, 'g'), replace: `$1${REDACTED}` },
+  { re: new RegExp(String.raw`(--password[= ])${NOT_MARK}\S+`, 'g'), replace: `$1${REDACTED}` },
+  { re: new RegExp(String.raw`(--token[= ])${NOT_MARK}\S+`, 'g'), replace: `$1${REDACTED}` },
   // HTTP authorization headers and bearer tokens (`Basic authentication failed` is prose, not a credential).
-  { re: /\b(Bearer|Basic)\s+(?![a-z]+\b)(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{8,}/g, replace: `$1 ${MARK}` },
-  { re: /\b(authorization\s*[:=]\s*)(?!(?:Bearer|Basic)\s)(?![a-z]+\b)(?!\[REDACTED\])[^\s,;"]+/gi, replace: `$1${MARK}` },
+  { re: new RegExp(String.raw`\b(Bearer|Basic)\s+(?![a-z]+\b)${NOT_MARK}[A-Za-z0-9._~+/=-]{8,}`, 'g'), replace: `$1 ${REDACTED}` },
+  { re: new RegExp(String.raw`\b(authorization\s*[:=]\s*)(?!(?:Bearer|Basic)\s)(?![a-z]+\b)${NOT_MARK}[^\s,;"]+`, 'gi'), replace: `$1${REDACTED}` },
   // Kubernetes service-account and OpenShift OAuth tokens.
-  { re: /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, replace: MARK },
-  { re: /\bsha256~[A-Za-z0-9_-]{20,}/g, replace: MARK },
+  { re: /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, replace: REDACTED },
+  { re: /\bsha256~[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
   // user:password@ in URLs.
-  { re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: `$1${MARK}@` },
+  { re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: `$1${REDACTED}@` },
   // Signed URLs (ignition from S3 or Azure blobs): the signature and credential query values.
-  { re: /([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|sig|signature|access_token|token)=)[^&\s"'#]+/gi, replace: `$1${MARK}` },
+  { re: /([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|sig|signature|access_token|token)=)[^&\s"'#]+/gi, replace: `$1${REDACTED}` },
   // Cloud credentials.
-  { re: /\b(AKIA|ASIA)[A-Z0-9]{16}\b/g, replace: MARK },
-  { re: /\b((?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY|aws_session_token|AWS_SESSION_TOKEN|client_secret|clientSecret|AZURE_CLIENT_SECRET|api[_-]?key)\s*[=:]\s*)['"]?(?!\[REDACTED\])[^\s'",}]+/g, replace: `$1${MARK}` },
+  { re: /\b(AKIA|ASIA)[A-Z0-9]{16}\b/g, replace: REDACTED },
+  { re: new RegExp(String.raw`\b((?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY|aws_session_token|AWS_SESSION_TOKEN|client_secret|clientSecret|AZURE_CLIENT_SECRET|api[_-]?key)\s*[=:]\s*)['"]?${NOT_MARK}[^\s'",}]+`, 'g'), replace: `$1${REDACTED}` },
   // A long base64 run with mixed case and digits, alone: the body line of a key or certificate,
   // a kubeconfig blob, an auth value under a key we do not know. Hex digests and ids never
   // mix cases, so they stay.
-  { re: /(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{0,200}[A-Z])(?=[A-Za-z0-9+/]{0,200}[a-z])(?=[A-Za-z0-9+/]{0,200}\d)[A-Za-z0-9+/]{64,}={0,2}/g, replace: MARK },
+  { re: /(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{0,200}[A-Z])(?=[A-Za-z0-9+/]{0,200}[a-z])(?=[A-Za-z0-9+/]{0,200}\d)[A-Za-z0-9+/]{64,}={0,2}/g, replace: REDACTED },
 ];
 
-/** Text with every secret pattern replaced by `[REDACTED]`. */
+/** Text with every secret pattern replaced by `REDACTED`. */
 export function redactText(text: string): string {
   let out = text;
   for (const p of PATTERNS) {
@@ -102,9 +105,9 @@ export function redactLines(lines: readonly string[]): string[] {
   return lines.map((line) => {
     if (inKey) {
       const end = PEM_END.exec(line);
-      if (!end) return MARK;
+      if (!end) return REDACTED;
       inKey = false;
-      return redactText(`${MARK} ${line.slice(end.index)}`);
+      return redactText(`${REDACTED} ${line.slice(end.index)}`);
     }
     const begin = PEM_BEGIN.exec(line);
     if (begin && !PEM_END.test(line.slice(begin.index))) inKey = true;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/exit-codes.js';
 import { formatKbCheck, kbCheckFailed, runKbAdd, runKbCheck } from '../../src/cli/kb-command.js';
+import { REDACTED } from '../../src/redact/redact.js';
 import { loadKnownIssueFile } from '../../src/similarity/knowledge-base.js';
 import { bundleFiles, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 
@@ -57,7 +58,7 @@ describe('kb add', () => {
     expect(loaded.lines.some((l) => l.includes('etcdctl failed. Retrying in 5 seconds...'))).toBe(true);
     // The token never reaches the file.
     expect(yaml).not.toContain(TOKEN);
-    expect(loaded.lines.some((l) => l.includes('Bearer [REDACTED]'))).toBe(true);
+    expect(loaded.lines.some((l) => l.includes(`Bearer ${REDACTED}`))).toBe(true);
   });
 
   it('refuses bad options and existing files', async () => {

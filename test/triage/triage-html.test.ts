@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../src/redact/redact.js';
 import { escapeHtml } from '../../src/report/escape.js';
 import { renderTriageHtml, TRIAGE_CSS } from '../../src/report/triage-html.js';
 import { summarize, type TriageSummary } from '../../src/triage/summary.js';
@@ -102,7 +103,7 @@ describe('triage HTML', () => {
     expect(page).toContain(escapeHtml(HOSTILE_TRIAGE.unreadableName));
     expect(page).toContain('&lt;/td&gt;&lt;script&gt;alert(&lt;NUM&gt;)&lt;/script&gt;');
     expect(page).not.toContain(HOSTILE_TRIAGE.token);
-    expect(page).toContain('Bearer [REDACTED]');
+    expect(page).toContain(escapeHtml(`Bearer ${REDACTED}`));
     // The same number of cells in every signature row: nothing ended a cell early.
     const rows = [...section('signatures').matchAll(/<tr class[^>]*>([\s\S]*?)<\/tr>/g)];
     for (const r of rows) expect(r[1].match(/<td\b/g)).toHaveLength(10);
