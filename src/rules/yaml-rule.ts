@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { parseYamlDocument, YamlError, type YamlDocument } from '../parsers/yaml-document.js';
+import { CONFIG_YAML_LIMITS, parseYamlDocument, YamlError, type YamlDocument, type YamlLimits } from '../parsers/yaml-document.js';
 import type { LineFilter } from '../specs/line-filter.js';
 import { filterId } from '../specs/source-id.js';
 import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
@@ -44,12 +44,20 @@ export interface YamlRuleDoc extends Omit<RuleMeta, 'origin'> {
 }
 
 
-/** Parses a rule file's YAML; its errors are RuleErrors at their line. */
-function parseRuleYaml(text: string, file: string): YamlDocument {
+/**
+ * Parses the YAML of a rule file (or of another file read the same way, with its own error
+ * class); invalid YAML is an error of that class at its line.
+ */
+export function parseRuleYaml(
+  text: string,
+  file: string,
+  limits: YamlLimits = CONFIG_YAML_LIMITS,
+  ErrorClass: new (file: string, line: number | undefined, reason: string) => RuleError = RuleError,
+): YamlDocument {
   try {
-    return parseYamlDocument(text, file);
+    return parseYamlDocument(text, file, limits);
   } catch (err) {
-    if (err instanceof YamlError) throw new RuleError(file, err.line, `YAML: ${err.reason}`);
+    if (err instanceof YamlError) throw new ErrorClass(file, err.line, `YAML: ${err.reason}`);
     throw err;
   }
 }

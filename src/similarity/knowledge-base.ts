@@ -4,8 +4,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import yaml from 'js-yaml';
-import { CONFIG_YAML_LIMITS, parseYamlDocument, YamlError, type YamlDocument } from '../parsers/yaml-document.js';
-import { RuleError } from '../rules/yaml-rule.js';
+import { CONFIG_YAML_LIMITS } from '../parsers/yaml-document.js';
+import { parseRuleYaml, RuleError } from '../rules/yaml-rule.js';
 import { CATEGORIES, isCategoryId, isStageId, STAGES, type CategoryId, type StageId } from '../taxonomy.js';
 import { packageRoot } from '../util/package-root.js';
 import { schemaValidator } from '../util/schema.js';
@@ -67,13 +67,7 @@ export function entryHash(id: string, lines: readonly string[]): string {
  * Throws KnowledgeBaseError with file, line and reason.
  */
 export function parseKnownIssue(text: string, file: string): KnownIssue {
-  let yamlDoc: YamlDocument;
-  try {
-    yamlDoc = parseYamlDocument(text, file, { ...CONFIG_YAML_LIMITS, maxBytes: MAX_FILE_BYTES });
-  } catch (err) {
-    if (err instanceof YamlError) throw new KnowledgeBaseError(file, err.line, `YAML: ${err.reason}`);
-    throw err;
-  }
+  const yamlDoc = parseRuleYaml(text, file, { ...CONFIG_YAML_LIMITS, maxBytes: MAX_FILE_BYTES }, KnowledgeBaseError);
   const doc = yamlDoc.value;
   const validate = schemaValidator('known-issue.schema.json');
   if (!validate(doc)) {
