@@ -27,6 +27,7 @@ import type { Parsed } from '../parsers/parsed.js';
 import { parseServiceRecords } from '../parsers/service-records.js';
 import { parseStaticPods } from '../parsers/static-pod.js';
 import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
+import { stripBom } from '../parsers/text-input.js';
 import { classifyPath, logSource, type HostSelector, type SourceSpec } from '../specs/layout.js';
 import type { LogRef, SourceId } from '../specs/source-id.js';
 import { gatherIdTime } from '../text/time.js';
@@ -74,8 +75,7 @@ async function readText(body: AsyncIterable<Buffer>, max: number): Promise<strin
     if (size > max) throw new TooLarge(`larger than ${max} bytes: not parsed`);
     chunks.push(c);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return stripBom(Buffer.concat(chunks).toString('utf8'));
 }
 
 /** Specs whose files are JSON, checked for depth before parsing. */
