@@ -355,7 +355,10 @@ export function parseClusterVersion(json: unknown, source: SourceRef): Parsed<Cl
 }
 
 function containerStatus(cs: unknown): ContainerStatusResource | undefined {
-  const name = getText(cs, 'name');
+  if (!isObject(cs)) return undefined;
+  // A status without its container's name (a transcribed table) still says how the pod fares,
+  // when it says anything: a state.
+  const name = getText(cs, 'name') ?? (getObject(cs, 'state') || getObject(cs, 'lastState') ? '' : undefined);
   if (name === undefined) return undefined;
   const ready = get(cs, 'ready');
   const out: ContainerStatusResource = {

@@ -78,11 +78,16 @@ export function parseRecordTimestamp(value: string): number | undefined {
   return Date.UTC(y, mo - 1, d, h, mi, s);
 }
 
-function toEntry(obj: JsonObject, source: SourceRef, problems: ParseProblem[]): ServiceRecordEntry | undefined {
-  const phase = field(obj, 'phase');
+function toEntry(record: JsonObject, source: SourceRef, problems: ParseProblem[]): ServiceRecordEntry | undefined {
+  let obj = record;
+  let phase = field(obj, 'phase');
   if (phase === undefined) {
-    problems.push({ kind: 'unparseable', message: 'service record entry without a phase', line: source.line });
-    return undefined;
+    // Only an end entry carries errorLine/errorMessage: a damaged one is still the failure it recorded.
+    const failed = field(obj, 'errorMessage') !== undefined || field(obj, 'errorLine') !== undefined;
+    problems.push({ kind: 'unparseable', message: `service record entry without a phase${failed ? ': read as the failed end of the service' : ''}`, line: source.line });
+    if (!failed) return undefined;
+    phase = 'service end';
+    if (field(obj, 'result') === undefined) obj = { ...obj, result: 'failure' };
   }
   const entry: ServiceRecordEntry = { source, phase };
   const timestamp = field(obj, 'timestamp');

@@ -157,6 +157,9 @@ export interface YamlRule extends Rule {
   evaluate(instances: SourceInstance[], ctx: RuleContext): Finding[];
 }
 
+/** Logs this short are excerpts (lines someone posted, a unit that barely ran), not a whole history. */
+const EXCERPT_LINES = 50;
+
 /** Compiles a validated rule document into a Rule. */
 export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
   const match = group(rule.id, 'm', rule.match.any ?? rule.match.all);
@@ -205,6 +208,8 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
       .sort((a, b) => a - b)[0];
     const kept: SourceLine[] = [];
     const covered = new Set<number>();
+    // A count threshold judges a whole log; in an excerpt (a few posted lines) it cannot be met.
+    let excerptsOnly = true;
     for (const instance of instances) {
       const lines = instance.log ? matchedLines(instance.log, instance.host) : (instance.lines ?? []);
       const candidates: SourceLine[] = [];
@@ -215,9 +220,12 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
         m.forEach((i) => covered.add(i));
         candidates.push(line);
       }
-      if (candidates.length > 0 && persisted(candidates, instance, laterStart)) kept.push(...candidates);
+      if (candidates.length > 0 && persisted(candidates, instance, laterStart)) {
+        kept.push(...candidates);
+        if (!instance.log || instance.log.lineCount > EXCERPT_LINES) excerptsOnly = false;
+      }
     }
-    if (kept.length < minCount) return [];
+    if (kept.length < (excerptsOnly ? 1 : minCount)) return [];
     if (requireAll && covered.size < match.matchers.length) return [];
     kept.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
     const captures: Record<string, string> = {};

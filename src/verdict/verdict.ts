@@ -59,6 +59,53 @@ export function rankFindings(findings: readonly Finding[], stage: StageId | null
   );
 }
 
+/**
+ * What a cause explains: a name that does not resolve explains the refused connections, the
+ * unhealthy etcd and the failed ignition fetch that follow; a clock behind explains certificates
+ * not yet valid; a full disk explains a slow etcd. Categories a finding of the key category can
+ * be the cause of.
+ */
+const EXPLAINS: Partial<Record<CategoryId, readonly CategoryId[]>> = {
+  dns: ['network-connectivity', 'registry-unreachable', 'etcd-health', 'ignition', 'csr-pending', 'operator-degraded', 'unknown'],
+  'clock-skew': ['certificate-expired', 'registry-tls', 'etcd-health', 'ignition', 'operator-degraded', 'unknown'],
+  'certificate-expired': ['network-connectivity', 'ignition', 'csr-pending', 'operator-degraded', 'unknown'],
+  proxy: ['registry-unreachable', 'network-connectivity', 'operator-degraded', 'unknown'],
+  'resource-exhaustion': ['etcd-health', 'container-runtime', 'operator-degraded', 'unknown'],
+  'network-connectivity': ['etcd-health', 'ignition', 'csr-pending', 'operator-degraded', 'unknown'],
+  'registry-auth': ['container-runtime', 'operator-degraded', 'unknown'],
+  'image-missing': ['container-runtime', 'operator-degraded', 'unknown'],
+  'registry-tls': ['container-runtime', 'operator-degraded', 'unknown'],
+  'registry-unreachable': ['container-runtime', 'operator-degraded', 'unknown'],
+  'install-config': ['operator-degraded', 'unknown'],
+  'cloud-provider': ['operator-degraded', 'unknown'],
+  'network-plugin': ['operator-degraded', 'unknown'],
+  'machine-config': ['operator-degraded', 'unknown'],
+  'etcd-health': ['operator-degraded', 'unknown'],
+};
+
+/**
+ * The cause behind the top-ranked finding: a serious finding of the same or an earlier stage, in
+ * a stage not seen complete, whose category explains the top one's (DNS behind an unhealthy etcd),
+ * followed as far as it goes.
+ */
+function explainedBy(top: Finding, ranked: readonly Finding[], timeline: Timeline): Finding {
+  let root = top;
+  for (let hops = 0; hops < 4; hops++) {
+    const cause = ranked.find(
+      (f) =>
+        f !== root &&
+        // A serious finding, or a warning a rule written for it is sure of; never a bare lead.
+        (f.severity === 'critical' || f.severity === 'error' || (f.severity === 'warning' && f.confidence !== 'low')) &&
+        stageIndex(f.stage) <= stageIndex(root.stage) &&
+        !settled(f, timeline, true) &&
+        (EXPLAINS[f.category] ?? []).includes(root.category),
+    );
+    if (!cause) return root;
+    root = cause;
+  }
+  return root;
+}
+
 /** The CI install failure mode of a verdict. */
 export function ciFailureMode(stage: StageId, category: CategoryId): CiFailureMode {
   if (['install-config', 'registry-auth', 'image-missing', 'registry-tls', 'certificate-expired'].includes(category)) return 'configuration';
@@ -186,8 +233,12 @@ export function decideVerdict({ timeline, findings, results, similar = [] }: Ver
     };
   }
 
-  const ranked = rankFindings(findings.filter((f) => f.severity !== 'info'), stage, (f) => settled(f, timeline));
-  const root = ranked[0] && rootCauseScore(ranked[0], stage, settled(ranked[0], timeline)) > 0 ? ranked[0] : undefined;
+  // A finding in a stage the install was seen to get past healed: a cause only when nothing else is.
+  const notInfo = findings.filter((f) => f.severity !== 'info');
+  const open = notInfo.filter((f) => !settled(f, timeline));
+  const ranked = rankFindings(open.length > 0 ? open : notInfo, stage, (f) => settled(f, timeline));
+  const top = ranked[0] && rootCauseScore(ranked[0], stage, settled(ranked[0], timeline)) > 0 ? ranked[0] : undefined;
+  const root = top ? explainedBy(top, ranked, timeline) : undefined;
   // Similarity names the cause when no rule did, or when the rule could not say what kind it is.
   const known = !root || root.category === 'unknown' ? similarCause(similar, stage) : undefined;
   const category: CategoryId = (root?.category === 'unknown' ? undefined : root?.category) ?? known?.category ?? 'unknown';

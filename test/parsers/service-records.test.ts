@@ -260,3 +260,26 @@ describe('parseRecordTimestamp', () => {
     expect(parseRecordTimestamp('')).toBeUndefined();
   });
 });
+
+describe('a damaged record', () => {
+  it('reads an entry that lost its phase but kept its error as the failed end of the service', () => {
+    // okd-project/okd#1873: the record as quoted in the thread, cut after its error fields.
+    const text = JSON.stringify([
+      {
+        errorLine: '24 main /usr/local/bin/bootstrap-pivot.sh',
+        errorMessage: 'Error: initializing source docker://quay.io/openshift/okd-content@sha256:b3a9: (Mirrors also failed: [registry.example.lab:5000/ocp4/okd@sha256:b3a9: reading manifest sha256:b3a9 in registry.example.lab:5000/ocp4/okd: manifest unknown])',
+      },
+    ]);
+    const { value, problems } = parseServiceRecords(text, { file: 'x/bootstrap/services/release-image-pivot.json' }, 'release-image-pivot');
+    expect(problems).toEqual([expect.objectContaining({ kind: 'unparseable', message: 'service record entry without a phase: read as the failed end of the service' })]);
+    expect(value.runs).toHaveLength(1);
+    expect(value.runs[0]).toMatchObject({ result: 'failure', errorLine: '24 main /usr/local/bin/bootstrap-pivot.sh' });
+    expect(value.runs[0].errorMessage).toContain('manifest unknown');
+  });
+
+  it('still drops an entry with neither a phase nor an error', () => {
+    const { value, problems } = parseServiceRecords('[{"timestamp":"2024-01-29T13:08:44Z"}]', { file: 'x/bootstrap/services/bootkube.json' }, 'bootkube');
+    expect(value.entries).toEqual([]);
+    expect(problems[0]?.message).toBe('service record entry without a phase');
+  });
+});

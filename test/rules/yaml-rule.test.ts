@@ -166,3 +166,48 @@ examples:
     expect(await testRuleExamples(compileYamlRule(doc, 'x'), doc)).toEqual([]);
   });
 });
+
+describe('count thresholds and excerpts', () => {
+  const SLOW = `id: etcd-slow-disk-test
+title: etcd reports a slow disk
+stage: etcd-scaling
+category: etcd-health
+severity: warning
+confidence: medium
+description: etcd warns that its disk is slow.
+fix:
+  - Check the disk.
+references:
+  - https://github.com/etcd-io/etcd/blob/main/server/storage/wal/wal.go
+sources:
+  - container: etcd
+    host: master
+match:
+  any:
+    - contains: 'slow fdatasync'
+when:
+  minCount: 10
+message: 'etcd on {host}: {count} slow disk warnings'
+`;
+  const line = (i: number): string => `{"level":"warn","ts":"2022-09-26T14:17:${String(10 + (i % 40)).padStart(2, '0')}.123Z","caller":"wal/wal.go:805","msg":"slow fdatasync","took":"1.3s","expected-duration":"1s"}`;
+  const calm = (i: number): string => `{"level":"info","ts":"2022-09-26T14:17:${String(10 + (i % 40)).padStart(2, '0')}.123Z","caller":"etcdserver/server.go:1","msg":"applied"}`;
+  const ID = 'a3f0c2d4e5b6a7980112233445566778899aabbccddeeff00112233445566778';
+
+  async function fired(lines: string[]): Promise<boolean> {
+    const dir = rulesDir({ 'etcd-scaling/etcd-slow-disk-test.yaml': SLOW });
+    const bundle = writeTree(tempDir(), ROOT, { [`control-plane/10.0.0.5/containers/etcd-${ID}.log`]: `${lines.join('\n')}\n` });
+    const r = await analyzeBundle(bundle, { rules: loadRules(dir).rules, version: 'test' });
+    return r.findings.some((f) => f.ruleId === 'etcd-slow-disk-test');
+  }
+
+  it('in an excerpt (a few posted lines) one match is enough: the count cannot be judged there', async () => {
+    expect(await fired([line(1), line(2)])).toBe(true);
+  });
+
+  it('in a whole log the count holds', async () => {
+    const few = [...Array.from({ length: 100 }, (_, i) => calm(i)), line(1), line(2), line(3)];
+    expect(await fired(few)).toBe(false);
+    const many = [...Array.from({ length: 100 }, (_, i) => calm(i)), ...Array.from({ length: 12 }, (_, i) => line(i))];
+    expect(await fired(many)).toBe(true);
+  });
+});

@@ -65,7 +65,7 @@ describe('triage HTML', () => {
     expect(rows.map((r) => r[2])).toEqual(summary.groups.map((g) => g.signature.id));
     const byStage = (stage: string): string[] => cells(rows.find((r) => cells(r[3])[1] === stage)![3]);
     const etcd = byStage('bootstrap-etcd');
-    expect(etcd.slice(0, 6)).toEqual([summary.groups[0].signature.id, 'bootstrap-etcd', 'etcd-health', 'bootkube-stage-failed', '2', '50.0%']);
+    expect(etcd.slice(0, 6)).toEqual([summary.groups[0].signature.id, 'bootstrap-etcd', 'etcd-health', 'bootstrap-etcd-unhealthy', '2', '50.0%']);
     expect(etcd[6]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/);
     expect(etcd[8]).toBe('etcdctl failed. Retrying in &lt;NUM&gt; seconds...');
     expect(etcd[9]).toContain(escapeHtml(HOSTILE_TRIAGE.bundleName));

@@ -73,3 +73,32 @@ describe('verdict', () => {
     expect(ciFailureMode('cluster-operators', 'operator-degraded')).toBe('cluster operator stability');
   });
 });
+
+describe('causes explain their effects', () => {
+  it('a name that does not resolve is the cause behind an unhealthy etcd the rules were surer of', () => {
+    const unhealthy = finding('bootstrap-etcd-unhealthy', 'bootstrap-etcd', 'etcd-health', 'critical', 'high');
+    const dns = finding('last-error', 'bootstrap-etcd', 'dns', 'error', 'low');
+    const v = decideVerdict({ timeline: timeline({ 'bootstrap-etcd': 'in-progress' }), findings: [unhealthy, dns], results: [] });
+    expect(v).toMatchObject({ stage: 'bootstrap-etcd', category: 'dns', rootCause: 'last-error' });
+  });
+
+  it('a bare lead explains nothing, and a cause in a stage seen complete is not the cause', () => {
+    const degraded = finding('cluster-operator-conditions', 'cluster-operators', 'operator-degraded', 'error', 'medium');
+    const lead = finding('last-error', 'etcd-scaling', 'etcd-health', 'warning', 'low');
+    const past = finding('masters-dns', 'masters-provision', 'dns', 'error', 'high');
+    const v = decideVerdict({
+      timeline: timeline({ 'masters-provision': 'ok', 'production-control-plane': 'ok', 'cluster-operators': 'in-progress' }),
+      findings: [degraded, lead, past],
+      results: [],
+    });
+    expect(v).toMatchObject({ stage: 'cluster-operators', category: 'operator-degraded', rootCause: 'cluster-operator-conditions' });
+  });
+
+  it('a slow disk a rule is sure of explains the unhealthy etcd', () => {
+    const unhealthy = finding('etcd-members-unhealthy', 'etcd-scaling', 'etcd-health', 'error', 'high');
+    const degraded = finding('cluster-operator-conditions', 'etcd-scaling', 'operator-degraded', 'critical', 'high');
+    const disk = finding('etcd-disk-full', 'etcd-scaling', 'resource-exhaustion', 'warning', 'medium');
+    const v = decideVerdict({ timeline: timeline({ 'etcd-scaling': 'in-progress' }), findings: [degraded, unhealthy, disk], results: [] });
+    expect(v.category).toBe('resource-exhaustion');
+  });
+});

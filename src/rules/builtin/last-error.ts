@@ -214,6 +214,32 @@ function fromEvents(ctx: RuleContext): Finding[] {
   });
 }
 
+/** Pods the API reports crash-looping or unable to start: leads, one per namespace. */
+function fromPods(ctx: RuleContext): Finding[] {
+  const byNamespace = new Map<string, { text: string; file: string; host?: string }>();
+  for (const p of ctx.bundle.cluster?.pods ?? []) {
+    for (const c of p.containers) {
+      const reason = c.waitingReason ?? (c.lastTerminatedReason && c.restartCount > 0 ? c.lastTerminatedReason : undefined);
+      if (!reason || !/CrashLoopBackOff|ErrImagePull|ImagePullBackOff|CreateContainerError|CreateContainerConfigError|RunContainerError|InvalidImageName|OOMKilled|Error/.test(reason)) continue;
+      const text = `${p.namespace}/${p.name}${c.name ? ` ${c.name}` : ''} ${reason}${c.waitingMessage ? `: ${c.waitingMessage}` : ''}${c.restartCount ? ` (${c.restartCount} restarts)` : ''}`;
+      // The pod whose words name a cause wins; else the first.
+      const seen = byNamespace.get(p.namespace);
+      if (!seen || (!matchSignature(seen.text) && matchSignature(text))) byNamespace.set(p.namespace, { text, file: p.source.file, ...(p.node ? { host: p.node } : {}) });
+    }
+  }
+  return [...byNamespace.entries()].map(([namespace, pod]) =>
+    ctx.finding({
+      title: `Pods failing in ${namespace}`,
+      message: pod.text,
+      evidence: [{ file: pod.file, text: pod.text, ...(pod.host ? { host: pod.host } : {}) }],
+      stage: stageOfNamespace(namespace),
+      category: matchSignature(pod.text)?.category ?? (/OOMKilled/.test(pod.text) ? 'resource-exhaustion' : 'unknown'),
+      severity: 'warning',
+      captures: { source: 'pods' },
+    }),
+  );
+}
+
 /** Service records other than those a specific rule reads: a failed run's recorded error. */
 function fromServiceRecords(ctx: RuleContext): Finding[] {
   const out: Finding[] = [];
@@ -270,7 +296,7 @@ export const lastErrorRule = defineRule({
       const f = fromLog(ctx, log);
       if (f) out.push(f);
     }
-    out.push(...fromServiceRecords(ctx), ...fromEvents(ctx));
+    out.push(...fromServiceRecords(ctx), ...fromEvents(ctx), ...fromPods(ctx));
     return out;
   },
 });
