@@ -55,14 +55,15 @@ export interface SimilarityFound {
 export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof ReadOptions | 'similarity'>, found?: SimilarityFound): AnalysisResult {
   const timeline = buildTimeline(bundle);
   const { findings, results } = runRules(options.rules, bundle, timeline);
-  const minRank = SEVERITY_ORDER[options.minSeverity ?? 'info'];
-  const { kept, suppressed } = applySuppressions(
-    findings.filter((f) => SEVERITY_ORDER[f.severity] <= minRank),
-    options.suppressions ?? [],
-  );
+  // Suppressions are a judgement on findings and may change the verdict (it says so);
+  // --min-severity only chooses what is shown: the verdict is drawn from every finding.
+  const { kept, suppressed } = applySuppressions(findings, options.suppressions ?? []);
   const sorted = sortFindings(kept);
   const similar = found?.similar ?? [];
-  const verdict = decideVerdict({ timeline, findings: sorted, results, similar });
+  const drawn = decideVerdict({ timeline, findings: sorted, results, similar });
+  const verdict = suppressed.length > 0 ? { ...drawn, summary: `${drawn.summary} ${suppressed.length} finding${suppressed.length === 1 ? ' was' : 's were'} suppressed (--ignore).` } : drawn;
+  const minRank = SEVERITY_ORDER[options.minSeverity ?? 'info'];
+  const shown = sorted.filter((f) => SEVERITY_ORDER[f.severity] <= minRank || f.ruleId === verdict.rootCause);
   const hosts: HostSummary[] = bundleHosts(bundle).map((h) => ({
     role: h.role,
     address: h.address,
@@ -81,7 +82,7 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
     },
     verdict,
     stages: timeline.stages,
-    findings: sorted,
+    findings: shown,
     suppressed,
     rules: summarizeRules(results, options.timing ?? false),
     problems: bundle.problems,
