@@ -233,10 +233,9 @@ export function decideVerdict({ timeline, findings, results, similar = [] }: Ver
     };
   }
 
-  // A finding in a stage the install was seen to get past healed: a cause only when nothing else is.
-  const notInfo = findings.filter((f) => f.severity !== 'info');
-  const open = notInfo.filter((f) => !settled(f, timeline));
-  const ranked = rankFindings(open.length > 0 ? open : notInfo, stage, (f) => settled(f, timeline));
+  // A finding in a stage the install was seen to get past healed: it is no cause.
+  const open = findings.filter((f) => f.severity !== 'info' && !settled(f, timeline));
+  const ranked = rankFindings(open, stage, (f) => settled(f, timeline));
   const top = ranked[0] && rootCauseScore(ranked[0], stage, settled(ranked[0], timeline)) > 0 ? ranked[0] : undefined;
   const root = top ? explainedBy(top, ranked, timeline) : undefined;
   // Similarity names the cause when no rule did, or when the rule could not say what kind it is.
