@@ -16,6 +16,7 @@ import { applySuppressions, type Suppression } from './suppressions.js';
 import { bundleHosts } from '../model/walk.js';
 import { sortFindings } from '../result/order.js';
 import { SCHEMA_VERSION, type AnalysisResult, type HostSummary } from '../result/types.js';
+import { gatherIdTime } from '../text/time.js';
 
 export { SCHEMA_VERSION, type AnalysisResult, type HostSummary } from '../result/types.js';
 export { sortFindings } from '../result/order.js';
@@ -64,6 +65,7 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
   const verdict = suppressed.length > 0 ? { ...drawn, summary: `${drawn.summary} ${suppressed.length} finding${suppressed.length === 1 ? ' was' : 's were'} suppressed (--ignore).` } : drawn;
   const minRank = SEVERITY_ORDER[options.minSeverity ?? 'info'];
   const shown = sorted.filter((f) => SEVERITY_ORDER[f.severity] <= minRank || f.ruleId === verdict.rootCause);
+  const gatheredAt = bundle.meta.gatherId ? gatherIdTime(bundle.meta.gatherId) : undefined;
   const hosts: HostSummary[] = bundleHosts(bundle).map((h) => ({
     role: h.role,
     address: h.address,
@@ -76,7 +78,8 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
       name: bundle.meta.name,
       format: bundle.meta.format,
       ...(bundle.meta.gatherId ? { gatherId: bundle.meta.gatherId } : {}),
-      ...(bundle.meta.referenceTime !== undefined ? { gatheredAt: bundle.meta.referenceTime } : {}),
+      // When it was gathered, by its own clock (the gather id), never a file's date.
+      ...(gatheredAt !== undefined ? { gatheredAt } : {}),
       hosts,
       layout: bundle.meta.layout,
     },

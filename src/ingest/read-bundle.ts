@@ -85,6 +85,8 @@ const JSON_SPECS = new Set<SourceSpec['kind']>(['service-record', 'container-ins
 class Router {
   readonly builder = new BundleBuilder();
   referenceTime: number | undefined;
+  /** The reference time came from a gather id (the bundle's own clock), not a file date. */
+  fromGatherId = false;
   private readonly logLimits: LogLimits;
   private readonly maxLine: number;
   private readonly maxStructured: number;
@@ -122,8 +124,13 @@ class Router {
     const cls = classifyPath(file.logicalPath);
     if (cls.bootstrapInPlace) this.builder.bootstrapInPlace = true;
     if (cls.gatherId && !this.builder.gatherId) this.builder.gatherId = cls.gatherId;
-    // Year-less journal times need a year: the gather id's, else the first file's date.
-    this.referenceTime ??= (cls.gatherId ? gatherIdTime(cls.gatherId) : undefined) ?? file.mtime ?? this.fallbackTime;
+    // Year-less journal times need a year: the gather id's. A bundle's own file sets it, never a
+    // note beside it; without a gather id, the date of the first file of the bundle.
+    const gathered = cls.gatherId ? gatherIdTime(cls.gatherId) : undefined;
+    if (gathered !== undefined && !this.fromGatherId) {
+      this.referenceTime = gathered;
+      this.fromGatherId = true;
+    }
     let spec = cls.spec;
     if (!spec) {
       // The installer's output is found by its content, whatever its name or place.
@@ -136,6 +143,7 @@ class Router {
       if (cls.mustGather) this.mustGatherLike++;
       return;
     }
+    this.referenceTime ??= file.mtime ?? this.fallbackTime;
     this.classified++;
     const source: SourceRef = { file: file.path };
     try {

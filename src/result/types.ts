@@ -112,7 +112,7 @@ export interface AnalysisResult {
     name: string;
     format: string;
     gatherId?: string;
-    /** When the bundle was gathered (gather id, else file dates), epoch ms. */
+    /** When the bundle was gathered, by its gather id (absent without one), epoch ms. */
     gatheredAt?: number;
     hosts: HostSummary[];
     layout: BundleLayout;
