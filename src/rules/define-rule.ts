@@ -4,14 +4,23 @@ import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, HostRole, LogLine, LogSummary } from '../model/types.js';
 import { bundleLogs, logHost } from '../model/walk.js';
 import { filterId } from '../specs/source-id.js';
-import { sourceAppliesTo, type RuleSource } from './sources.js';
-import type { CheckResult, Rule, RuleContext, RuleMeta } from './types.js';
+import { checkWithInputs, type DeclaredRule } from './engine.js';
+import { sourceAppliesTo, type RuleInput, type RuleSource } from './sources.js';
+import type { Finding, RuleContext, RuleMeta } from './types.js';
 
 export interface RuleDefinition {
   meta: Omit<RuleMeta, 'origin'>;
+  /**
+   * The sources the check judges from: with none of them in the bundle the rule is skipped,
+   * naming them. Empty: the rule reads whatever the bundle holds and is never skipped.
+   */
+  inputs: RuleInput[];
+  /** Sources the check cannot do without besides one of `inputs`: each one is needed. */
+  requires?: RuleInput[];
   /** Lines to keep from streamed logs: literals and optional pattern, over the logs of `sources`. */
   keep?: { name: string; literals: string[]; pattern?: RegExp; sources: RuleSource[] }[];
-  check(ctx: RuleContext): CheckResult;
+  /** Runs only when the declared inputs are there. */
+  check(ctx: RuleContext): Finding[];
 }
 
 /** The filter id a TypeScript rule's `keep` entry gets. */
@@ -39,11 +48,12 @@ export function keptLines(bundle: Bundle, ruleId: string, name: string, roles?: 
 }
 
 /** Declares a TypeScript rule. */
-export function defineRule(def: RuleDefinition): Rule {
+export function defineRule(def: RuleDefinition): DeclaredRule {
   const filters: LineFilter[] = (def.keep ?? []).map((k) => {
     const f: LineFilter = { id: keepId(def.meta.id, k.name), appliesTo: (id) => k.sources.some((s) => sourceAppliesTo(s, id)), literals: k.literals };
     if (k.pattern) f.pattern = k.pattern;
     return f;
   });
-  return { meta: { ...def.meta, origin: `src/rules/builtin/${def.meta.id}.ts` }, filters, check: def.check };
+  const inputs = { anyOf: def.inputs, ...(def.requires ? { allOf: def.requires } : {}) };
+  return { meta: { ...def.meta, origin: `src/rules/builtin/${def.meta.id}.ts` }, filters, inputs, check: checkWithInputs(inputs, (ctx) => def.check(ctx)) };
 }

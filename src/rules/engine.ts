@@ -3,7 +3,25 @@
 import { performance } from 'node:perf_hooks';
 import type { Bundle } from '../model/types.js';
 import type { Timeline } from '../timeline/types.js';
-import type { Finding, Rule, RuleContext, RuleResult } from './types.js';
+import { missingInputs, type RuleInputs } from './sources.js';
+import type { CheckResult, Finding, Rule, RuleContext, RuleResult } from './types.js';
+
+/** A rule together with the inputs it declared (every rule bootlens ships is one). */
+export interface DeclaredRule extends Rule {
+  readonly inputs: RuleInputs;
+}
+
+/**
+ * A rule's check behind its declared inputs: when they are missing from the bundle the rule is
+ * skipped, naming them (`skipped (missing: ...)`), and the check never runs; rules never word
+ * their own skip reasons.
+ */
+export function checkWithInputs(inputs: RuleInputs, check: (ctx: RuleContext) => Finding[]): (ctx: RuleContext) => CheckResult {
+  return (ctx) => {
+    const missing = missingInputs(ctx.bundle, inputs);
+    return missing ? { missing } : check(ctx);
+  };
+}
 
 function fillPlaceholders(text: string, values: Record<string, string>): string {
   return text.replace(/\{([A-Za-z_]\w*)\}/g, (whole, key: string) => values[key] ?? whole);

@@ -12,9 +12,9 @@ import { machinesNotRunning } from './builtin/machines-not-running.js';
 import { mastersUnreachable } from './builtin/masters-unreachable.js';
 import { releaseDigestMismatch } from './builtin/release-digest-mismatch.js';
 import { releaseImageServiceFailed } from './builtin/release-image-service-failed.js';
-import type { Rule } from './types.js';
+import type { DeclaredRule } from './engine.js';
 
-export const BUILTIN_RULES: readonly Rule[] = [
+export const BUILTIN_RULES: readonly DeclaredRule[] = [
   releaseImageServiceFailed,
   bootkubeStageFailed,
   certificateValidity,

@@ -9,7 +9,10 @@ export { hostName } from '../model/walk.js';
 
 export type HostScope = 'bootstrap' | 'master' | 'any';
 export type LogName = 'installer' | 'gather' | 'serial' | 'clusterapi' | 'control-plane';
+/** The resources a YAML rule reads as lines. */
 export type ResourceName = 'events' | 'clusteroperators' | 'nodes' | 'pods' | 'csrs';
+/** Every resource list the reader parses; TypeScript rules also read those that have no line form. */
+export type ResourceKind = ResourceName | 'machineconfigpools' | 'machines' | 'clusterversion';
 
 export type RuleSource =
   | { journal: string; host?: HostScope }
@@ -18,6 +21,18 @@ export type RuleSource =
   | { log: LogName; host?: HostScope }
   | { service: string; stage?: string; host?: HostScope }
   | { resource: ResourceName };
+
+/**
+ * A source a TypeScript rule declares as its input: what YAML rules name, plus the structured
+ * sources only code reads (the resource lists without a line form, `crictl`/`podman inspect`
+ * output, `etcdctl` output, rendered certificates).
+ */
+export type RuleInput =
+  | RuleSource
+  | { resource: ResourceKind }
+  | { inspect: string; host?: HostScope }
+  | { etcd: 'member-list' | 'endpoint-health'; host?: HostScope }
+  | { rendered: 'certificates' };
 
 /** A line a rule can test: from a streamed log (kept by its filters) or made from structured data. */
 export interface SourceLine {
@@ -79,6 +94,13 @@ export function sourceAppliesTo(source: RuleSource, id: SourceId): boolean {
   return false;
 }
 
+/** The rule sources that name a streamed log (not service records or resources). */
+type LogSource = Exclude<RuleSource, { service: string } | { resource: ResourceName }>;
+
+function isLogSource(source: RuleInput): source is LogSource {
+  return 'journal' in source || 'unit-status' in source || 'container' in source || 'log' in source;
+}
+
 /** A glob made concrete: every wildcard becomes `x`. */
 function concrete(glob: string): string {
   return glob.replace(/[*?]/g, 'x');
@@ -101,20 +123,72 @@ export function exampleSource(source: RuleSource, named: { unit?: string; contai
   return undefined;
 }
 
-/** Whether a rule source names a streamed log (not service records or resources). */
-function isLogSource(source: RuleSource): boolean {
-  return 'journal' in source || 'unit-status' in source || 'container' in source || 'log' in source;
+/** Each resource list: the file `oc get <resource> -o json` is written to below `resources/`, and where the model keeps it. */
+const RESOURCES: Record<ResourceKind, { file: string; field: 'events' | 'clusterOperators' | 'nodes' | 'pods' | 'csrs' | 'machineConfigPools' | 'machines' | 'clusterVersion' }> = {
+  events: { file: 'events', field: 'events' },
+  clusteroperators: { file: 'clusteroperators', field: 'clusterOperators' },
+  nodes: { file: 'nodes', field: 'nodes' },
+  pods: { file: 'pods', field: 'pods' },
+  csrs: { file: 'csr', field: 'csrs' },
+  machineconfigpools: { file: 'machineconfigpools', field: 'machineConfigPools' },
+  machines: { file: 'machines', field: 'machines' },
+  clusterversion: { file: 'clusterversion', field: 'clusterVersion' },
+};
+
+/** Where the gather script writes a resource list, below `log-bundle-<ID>/`. */
+export function resourcePath(name: ResourceKind): string {
+  return `resources/${RESOURCES[name].file}.json`;
 }
 
 /** A short label for a source, used in `skipped (missing: ...)`. */
-export function describeSource(source: RuleSource): string {
+export function describeSource(source: RuleInput): string {
   const scope = 'host' in source && source.host && source.host !== 'any' ? `${source.host} ` : '';
-  if ('journal' in source) return `${scope}journal ${source.journal}`;
+  // `*` reads as every one of a kind: `master journals`.
+  if ('journal' in source) return source.journal === '*' ? `${scope}journals` : `${scope}journal ${source.journal}`;
   if ('unit-status' in source) return `${scope}unit status ${source['unit-status']}`;
-  if ('container' in source) return `${scope}container ${source.container}`;
+  if ('container' in source) return source.container === '*' ? `${scope}containers` : `${scope}container ${source.container}`;
   if ('log' in source) return `${source.log} log`;
   if ('service' in source) return `${scope}service record ${source.service}${source.stage ? ` (${source.stage})` : ''}`;
-  return `resources ${source.resource}`;
+  if ('inspect' in source) return source.inspect === '*' ? `${scope}crictl or podman inspect output` : `${scope}container inspect ${source.inspect}`;
+  if ('etcd' in source) return `${scope}etcdctl ${source.etcd === 'member-list' ? 'member list' : 'endpoint health'}`;
+  if ('rendered' in source) return 'rendered-assets certificates';
+  // Named by file, as a reader of the bundle looks for it (`resources csr`).
+  return `resources ${RESOURCES[source.resource].file}`;
+}
+
+/** Whether the bundle holds a source: the same test `resolveSource` applies, without building lines. */
+export function inputPresent(bundle: Bundle, input: RuleInput): boolean {
+  if ('resource' in input) return bundle.cluster?.[RESOURCES[input.resource].field] !== undefined;
+  if ('rendered' in input) return (bundle.renderedAssets?.certificates.length ?? 0) > 0;
+  if (isLogSource(input)) return bundleLogs(bundle).some((log) => sourceAppliesTo(input, log.sourceId));
+  const hosts = bundleHosts(bundle).filter((h) => hostOk(input.host, h.role));
+  if ('service' in input) {
+    const re = globToRegExp(input.service);
+    return hosts.some((h) => Object.keys(h.serviceRecords).some((name) => re.test(name)));
+  }
+  if ('inspect' in input) {
+    const re = globToRegExp(input.inspect);
+    return hosts.some((h) => h.containers.some((c) => c.inspectSource !== undefined && re.test(c.name ?? '')));
+  }
+  const kind = input.etcd === 'member-list' ? 'memberLists' : 'health';
+  return hosts.some((h) => (h.etcd?.[kind].length ?? 0) > 0);
+}
+
+/** What a rule reads: any one of `anyOf` is enough to judge, and each of `allOf` is needed besides. */
+export interface RuleInputs {
+  anyOf: readonly RuleInput[];
+  allOf?: readonly RuleInput[];
+}
+
+/**
+ * The labels of the inputs a rule lacks, undefined when it can run: every one of `anyOf` when
+ * none is present (a rule that declares none reads whatever there is), and each absent `allOf`.
+ */
+export function missingInputs(bundle: Bundle, inputs: RuleInputs): string[] | undefined {
+  const missing: string[] = [];
+  if (inputs.anyOf.length > 0 && !inputs.anyOf.some((i) => inputPresent(bundle, i))) missing.push(...inputs.anyOf.map(describeSource));
+  for (const i of inputs.allOf ?? []) if (!inputPresent(bundle, i)) missing.push(describeSource(i));
+  return missing.length > 0 ? missing : undefined;
 }
 
 

@@ -9,8 +9,9 @@ import { filterId } from '../specs/source-id.js';
 import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
 import { schemaValidator } from '../util/schema.js';
 import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
-import { describeSource, matchedLines, resolveSource, sourceAppliesTo, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
-import type { CheckResult, Evidence, Finding, Rule, RuleContext, RuleMeta } from './types.js';
+import { checkWithInputs, type DeclaredRule } from './engine.js';
+import { matchedLines, resolveSource, sourceAppliesTo, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
+import type { Evidence, Finding, RuleContext, RuleMeta } from './types.js';
 
 /** A rule file that cannot be used: the CLI prints `file:line: reason` and exits 2. */
 export class RuleError extends Error {
@@ -153,7 +154,7 @@ function pickEvidence(lines: SourceLine[], max = 4): SourceLine[] {
 }
 
 /** A compiled YAML rule; `evaluate` runs it on given source instances (used by `rules test`). */
-export interface YamlRule extends Rule {
+export interface YamlRule extends DeclaredRule {
   evaluate(instances: SourceInstance[], ctx: RuleContext): Finding[];
 }
 
@@ -193,13 +194,8 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
     return last.line !== undefined && last.line > instance.log.lineCount - 200;
   }
 
-  function check(ctx: RuleContext): CheckResult {
-    const resolved = rule.sources.map((s) => resolveSource(ctx.bundle, s));
-    if (resolved.every((r) => r.length === 0)) {
-      return { missing: rule.sources.map((s) => describeSource(s)) };
-    }
-    return evaluate(resolved.flat(), ctx);
-  }
+  const inputs = { anyOf: rule.sources };
+  const check = checkWithInputs(inputs, (ctx) => evaluate(rule.sources.flatMap((s) => resolveSource(ctx.bundle, s)), ctx));
 
   function evaluate(instances: SourceInstance[], ctx: RuleContext): Finding[] {
     const laterStart = ctx.timeline.stages
@@ -245,6 +241,7 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
 
   return {
     evaluate,
+    inputs,
     meta: {
       id: rule.id,
       title: rule.title,

@@ -26,10 +26,10 @@ export const bootkubeStageFailed = defineRule({
       'https://github.com/openshift/installer/blob/master/pkg/gather/service/analyze.go',
     ],
   },
+  inputs: [{ service: 'bootkube', host: 'bootstrap' }],
   check(ctx) {
-    const record = ctx.bundle.bootstrap?.serviceRecords['bootkube'];
-    if (!record) return { missing: ['bootstrap service record bootkube'] };
-    const run = record.runs[record.runs.length - 1];
+    const runs = ctx.bundle.bootstrap?.serviceRecords['bootkube']?.runs ?? [];
+    const run = runs[runs.length - 1];
     if (!run || run.result !== 'failure') return [];
     const failed = [...run.stages].reverse().find((s) => s.result === 'failure') ?? [...run.stages].reverse().find((s) => s.result === undefined);
     const apiAnswered = ctx.bundle.cluster?.files.some((f) => f.status === 'ok') ?? false;

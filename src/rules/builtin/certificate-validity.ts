@@ -6,6 +6,7 @@ import type { Bundle } from '../../model/types.js';
 import type { StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule, keptLines } from '../define-rule.js';
+import type { RuleSource } from '../sources.js';
 import type { Finding } from '../types.js';
 
 const ID = 'certificate-validity';
@@ -13,6 +14,8 @@ const X509 = 'x509: certificate has expired or is not yet valid';
 // Go's crypto/x509: `current time 2026-11-23T10:00:00Z is after 2026-11-22T09:00:00Z`.
 const CURRENT_TIME = /current time (\S+) is (after|before) (\S+)/;
 const SKEW_MS = 10 * 60_000;
+/** The logs whose x509 errors are read. */
+const LOGS: RuleSource[] = [{ journal: '*' }, { container: '*' }, { log: 'serial' }];
 
 function iso(t: number): string {
   return new Date(t).toISOString().replace(/\.000Z$/, 'Z');
@@ -53,13 +56,12 @@ export const certificateValidity = defineRule({
       'https://pkg.go.dev/crypto/x509#CertificateInvalidError',
     ],
   },
-  keep: [{ name: 'x509', literals: [X509], sources: [{ journal: '*' }, { container: '*' }, { log: 'serial' }] }],
+  inputs: [{ rendered: 'certificates' }, ...LOGS],
+  keep: [{ name: 'x509', literals: [X509], sources: LOGS }],
   check(ctx) {
     const b = ctx.bundle;
     const certs = b.renderedAssets?.certificates ?? [];
     const lines = keptLines(b, ID, 'x509');
-    const haveLogs = Object.keys(b.bootstrap?.journals ?? {}).length > 0 || b.masters.length > 0 || b.serialLogs.length > 0;
-    if (certs.length === 0 && !haveLogs) return { missing: ['rendered-assets certificates', 'journals'] };
     const findings: Finding[] = [];
     const clock = logClock(b);
     if (clock.last !== undefined) {

@@ -43,10 +43,10 @@ export const clusterOperatorConditions = defineRule({
     ],
     references: ['https://github.com/openshift/installer/blob/master/cmd/openshift-install/create.go', 'https://docs.openshift.com/container-platform/4.14/support/troubleshooting/troubleshooting-installations.html'],
   },
+  inputs: [{ resource: 'clusteroperators' }, { log: 'installer' }],
   check(ctx) {
     const ops = ctx.bundle.cluster?.clusterOperators;
     const log = ctx.bundle.installerLog;
-    if (!ops && !(log && log.operatorConditions.length > 0)) return { missing: ['resources clusteroperators', 'installer log operator conditions'] };
     // Before bootstrap completes most operators are not Available yet: a symptom of the
     // earlier failure, not a finding. Degraded counts at any time.
     const bootstrapDone = ctx.timeline.stages.find((s) => s.id === 'bootstrap-complete')?.status === 'ok';

@@ -31,10 +31,10 @@ export const containerOomKilled = defineRule({
       'https://github.com/cri-o/cri-o/blob/main/internal/oci/oci.go',
     ],
   },
+  inputs: [{ inspect: '*' }],
   check(ctx) {
     const hosts = bundleHosts(ctx.bundle);
     const inspected = hosts.flatMap((h) => h.containers.filter((c) => c.inspectSource).map((c) => ({ h, c })));
-    if (inspected.length === 0) return { missing: ['crictl or podman inspect output'] };
     const killed = inspected.filter(({ c }) => c.oomKilled || c.reason === 'OOMKilled');
     if (killed.length === 0) return [];
     const first = killed[0];

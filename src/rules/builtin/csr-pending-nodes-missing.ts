@@ -24,11 +24,12 @@ export const csrPendingNodesMissing = defineRule({
       'https://docs.openshift.com/container-platform/4.14/installing/installing_bare_metal/installing-bare-metal.html#installation-approve-csrs_installing-bare-metal',
     ],
   },
+  // The nodes and the masters' names are consulted, but without CSRs there is nothing to judge.
+  inputs: [{ resource: 'csrs' }],
   check(ctx) {
     const c = ctx.bundle.cluster;
-    if (!c?.csrs) return { missing: ['resources csr'] };
-    const pending = c.csrs.filter((r) => r.state === 'Pending');
-    if (pending.length === 0) return [];
+    const pending = (c?.csrs ?? []).filter((r) => r.state === 'Pending');
+    if (!c || pending.length === 0) return [];
     const nodes = c.nodes ?? [];
     const masters = nodes.filter((n) => n.roles.includes('master') || n.roles.includes('control-plane'));
     const expected = Math.max(c.masterNames?.length ?? 0, ctx.bundle.masters.length, 3);

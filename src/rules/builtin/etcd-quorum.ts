@@ -27,9 +27,9 @@ export const etcdQuorum = defineRule({
     ],
     references: ['https://etcd.io/docs/v3.5/faq/#what-is-failure-tolerance', 'https://docs.openshift.com/container-platform/4.14/scalability_and_performance/recommended-performance-scale-practices/recommended-etcd-practices.html'],
   },
+  inputs: [{ etcd: 'member-list' }, { etcd: 'endpoint-health' }],
   check(ctx) {
     const hosts = bundleHosts(ctx.bundle).filter((h) => h.etcd);
-    if (hosts.length === 0) return { missing: ['etcdctl member list or endpoint health output'] };
     const findings: Finding[] = [];
     const members = new Map<string, EtcdMember>();
     const listsByHost: { host: string; ids: string; file: string }[] = [];

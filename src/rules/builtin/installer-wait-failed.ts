@@ -114,10 +114,10 @@ export const installerWaitFailed = defineRule({
       'https://github.com/openshift/hive/blob/master/config/configmaps/install-log-regexes-configmap.yaml',
     ],
   },
+  inputs: [{ log: 'installer' }],
   check(ctx) {
     const log = ctx.bundle.installerLog;
-    if (!log) return { missing: ['installer log'] };
-    if (log.installComplete) return [];
+    if (!log || log.installComplete) return [];
     const failure = failedPhase(log) ?? stillWaitingAtEnd(log);
     if (!failure) return [];
     const phase = failure.phase === 'gather' ? 'bootstrap' : failure.phase;

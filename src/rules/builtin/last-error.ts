@@ -289,6 +289,8 @@ export const lastErrorRule = defineRule({
       'https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/installer-gather.sh',
     ],
   },
+  // Reads whatever the bundle holds (every log, service records, events, pods): never skipped.
+  inputs: [],
   check(ctx) {
     const out: Finding[] = [];
     for (const log of bundleLogs(ctx.bundle)) {

@@ -27,11 +27,10 @@ export const machineConfigPoolDegraded = defineRule({
       'https://github.com/okd-project/okd/issues/893',
     ],
   },
+  inputs: [{ resource: 'machineconfigpools' }],
   check(ctx) {
-    const pools = ctx.bundle.cluster?.machineConfigPools;
-    if (!pools) return { missing: ['resources machineconfigpools'] };
     const findings = [];
-    for (const pool of pools) {
+    for (const pool of ctx.bundle.cluster?.machineConfigPools ?? []) {
       const bad = pool.conditions.filter((c) => DEGRADED.has(c.type) && c.status === 'True');
       if (bad.length === 0 && !(pool.degradedMachineCount && pool.degradedMachineCount > 0)) continue;
       const said = bad.map((c) => c.message ?? '').find((m) => matchSignature(m));

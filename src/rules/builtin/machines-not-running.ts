@@ -27,9 +27,9 @@ export const machinesNotRunning = defineRule({
       'https://github.com/ibm-s390-cloud/ocp-kvm-ipi-automation',
     ],
   },
+  inputs: [{ resource: 'machines' }],
   check(ctx) {
-    const machines = ctx.bundle.cluster?.machines;
-    if (!machines) return { missing: ['resources machines'] };
+    const machines = ctx.bundle.cluster?.machines ?? [];
     const stuck = machines.filter((m) => m.phase && STUCK.has(m.phase));
     const findings = [];
     for (const role of [...new Set(stuck.map((m) => m.role ?? 'worker'))].sort()) {

@@ -20,10 +20,10 @@ export const mastersUnreachable = defineRule({
     ],
     references: ['https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/installer-gather.sh'],
   },
+  inputs: [{ log: 'gather' }],
   check(ctx) {
     const gather = ctx.bundle.gatherLog;
-    if (!gather) return { missing: ['gather log'] };
-    if (!ctx.bundle.meta.layout.mastersMissing) return [];
+    if (!gather || !ctx.bundle.meta.layout.mastersMissing) return [];
     const evidence: Evidence[] = gather.errors.slice(0, 3).map((l) => ({ file: gather.source.file, line: l.line, text: l.text }));
     if (gather.noMasters) evidence.unshift({ file: gather.source.file, text: 'No masters found!' });
     if (evidence.length === 0) return [];

@@ -27,10 +27,10 @@ export const releaseImageServiceFailed = defineRule({
       'https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/release-image-download.sh.template',
     ],
   },
+  inputs: RELEASE_IMAGE_SERVICES.map((service) => ({ service, host: 'bootstrap' })),
   check(ctx) {
     const host = ctx.bundle.bootstrap;
     const records = RELEASE_IMAGE_SERVICES.map((s) => host?.serviceRecords[s]).filter((r) => r !== undefined);
-    if (records.length === 0) return { missing: ['bootstrap service record release-image'] };
     const findings = [];
     for (const record of records) {
       const run = record.runs[record.runs.length - 1];
