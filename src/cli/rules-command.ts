@@ -37,9 +37,10 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
       ids.set(doc.id, file);
       if (!doc.examples) problems.push(`${file}: no examples (positive and negative) to test the rule with`);
       const rule = compileYamlRule(doc, file);
-      // Every positive example must contain one of each matcher's prefilter literals, or the
-      // reader would drop the very line the rule is about.
+      // Every positive log example must contain one of each matcher's prefilter literals, or the
+      // reader would drop the very line the rule is about (records and resources are not prefiltered).
       for (const ex of doc.examples?.positive ?? []) {
+        if (!ex.lines) continue;
         const text = ex.lines.join('\n');
         const reached = rule.filters.filter((f) => f.id.includes('#m')).some((f) => f.literals.length === 0 || f.literals.some((l) => text.includes(l)));
         if (!reached) problems.push(`${file}: a positive example contains none of the match literals`);

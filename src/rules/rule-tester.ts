@@ -1,92 +1,114 @@
 // `bootlens rules test`: runs each YAML rule on the positive and negative examples kept in its
-// own file. Log examples go through the real reader (a temp bundle folder, real journal
-// layout); structured sources (service records, resources) are fed as lines.
+// own file. Each example is a small bundle read by the real reader, with only the rule under test
+// (and the timeline) enabled: written where the gather scripts put its source (log lines as the
+// log, resource lists and service records as the JSON the real parsers read).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readBundle } from '../ingest/read-bundle.js';
-import { buildTimeline } from '../timeline/build-timeline.js';
-import { contextFor } from './engine.js';
-import { pathOf } from '../specs/layout.js';
-import { exampleSource, type RuleSource, type SourceInstance } from './sources.js';
-import type { RuleExample, YamlRule, YamlRuleDoc } from './yaml-rule.js';
+import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
+import { runRules } from './engine.js';
+import { examplePath, globToRegExp, type RuleSource } from './sources.js';
+import type { Finding, Rule, RuleStatus } from './types.js';
+import type { RuleExample, YamlRuleDoc } from './yaml-rule.js';
 
 const ROOT = 'log-bundle-20261122111800';
 
-export interface ExampleFailure {
+/** An example that failed: which, and why. */
+export interface CaseFailure {
   ruleId: string;
-  kind: 'positive' | 'negative';
+  /** `rule`: the rule as a whole (no examples). */
+  kind: 'positive' | 'negative' | 'rule';
+  /** Position among the rule's positive or negative examples (0-based). */
   index: number;
   reason: string;
 }
 
-/** The source an example is written for: its `source` field, else the rule's first source of that kind. */
-function sourceFor(doc: YamlRuleDoc, ex: RuleExample): RuleSource {
-  const kind = ex.source ?? 'journal';
-  const byKind = doc.sources.find((s) => {
-    if (kind === 'journal') return 'journal' in s;
-    if (kind === 'unit-status') return 'unit-status' in s;
-    if (kind === 'container') return 'container' in s;
-    if (kind === 'service') return 'service' in s;
-    if (kind === 'resource') return 'resource' in s;
-    return 'log' in s && s.log === kind;
-  });
-  return byKind ?? doc.sources[0];
+/** What running a rule on one case bundle gave. */
+interface CaseRun {
+  status: RuleStatus;
+  findings: Finding[];
+  missing?: string[];
+  error?: string;
 }
 
-/** Path inside the temp bundle where the example's lines are written: the layout's own path for the source. */
-function examplePath(source: RuleSource, ex: RuleExample): string | undefined {
-  const id = exampleSource(source, { ...(ex.unit ? { unit: ex.unit } : {}), ...(ex.container ? { container: ex.container } : {}) });
-  return id ? pathOf(id) : undefined;
+function fileText(value: unknown): string {
+  return typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** Runs one example; returns the number of findings. */
-async function runExample(rule: YamlRule, doc: YamlRuleDoc, ex: RuleExample): Promise<number> {
-  const source = sourceFor(doc, ex);
-  const path = examplePath(source, ex);
-  if (!path) {
-    // Service records and resources: the lines are what the rule reads.
-    const instance: SourceInstance = { label: 'example', lines: ex.lines.map((text, i) => ({ file: 'example', line: i + 1, text })) };
-    const dir = mkdtempSync(join(tmpdir(), 'bootlens-rule-'));
-    try {
-      mkdirSync(join(dir, ROOT));
-      // An otherwise empty bundle: the example's lines are handed to the rule directly.
-      writeFileSync(join(dir, ROOT, 'gather.log'), 'Gathering bootstrap systemd summary ...\n');
-      const bundle = await readBundle(join(dir, ROOT));
-      return rule.evaluate([instance], contextFor(rule, bundle, buildTimeline(bundle))).length;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
+/** Writes the files as a bundle folder, reads it with the rule's (and the timeline's) filters and runs the rule alone. */
+async function runOnBundle(rule: Rule, files: Record<string, string>): Promise<CaseRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bootlens-rule-'));
   try {
-    const file = join(dir, ROOT, path);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, ex.lines.join('\n') + '\n');
-    const bundle = await readBundle(join(dir, ROOT), { filters: rule.filters });
-    const out = rule.check(contextFor(rule, bundle, buildTimeline(bundle)));
-    if (!Array.isArray(out)) throw new Error(`the example's source is missing (${out.missing.join(', ')})`);
-    return out.length;
+    mkdirSync(join(dir, ROOT));
+    for (const [path, text] of Object.entries(files)) {
+      const file = join(dir, ROOT, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    }
+    const bundle = await readBundle(join(dir, ROOT), { filters: [...TIMELINE_FILTERS, ...rule.filters] });
+    const { findings, results } = runRules([rule], bundle, buildTimeline(bundle));
+    const r = results[0];
+    return { status: r.status, findings, ...(r.missing ? { missing: r.missing } : {}), ...(r.error ? { error: r.error } : {}) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Tests every example of a rule; returns what failed (empty: all good). */
-export async function testRuleExamples(rule: YamlRule, doc: YamlRuleDoc): Promise<ExampleFailure[]> {
-  const failures: ExampleFailure[] = [];
-  if (!doc.examples) {
-    return [{ ruleId: doc.id, kind: 'positive', index: 0, reason: 'the rule has no examples' }];
+/** Why a run is no answer at all: the rule was skipped or threw. Negative examples must run too, or they prove nothing. */
+function notRun(run: CaseRun): string | undefined {
+  if (run.status === 'skipped') return `skipped (missing: ${(run.missing ?? []).join(', ')})`;
+  if (run.status === 'error') return `threw: ${run.error ?? ''}`;
+  return undefined;
+}
+
+const LOG_KINDS = new Set(['installer', 'gather', 'serial', 'clusterapi', 'control-plane']);
+
+/** The rule source an example is written for: its `source` (and `resource`/`service`), else the rule's first source of that kind. */
+function sourceFor(doc: YamlRuleDoc, ex: RuleExample): RuleSource {
+  const kind = ex.source ?? 'journal';
+  const found = doc.sources.find((s) => {
+    if (kind === 'journal') return 'journal' in s;
+    if (kind === 'unit-status') return 'unit-status' in s;
+    if (kind === 'container') return 'container' in s;
+    if (kind === 'service') return 'service' in s && (ex.service === undefined || globToRegExp(s.service).test(ex.service));
+    if (kind === 'resource') return 'resource' in s && (ex.resource === undefined || s.resource === ex.resource);
+    return LOG_KINDS.has(kind) && 'log' in s && s.log === kind;
+  });
+  if (!found) {
+    const what = kind === 'resource' && ex.resource ? `resource ${ex.resource}` : kind === 'service' && ex.service ? `service ${ex.service}` : `${kind} source`;
+    throw new Error(`the rule reads no ${what}`);
   }
+  return found;
+}
+
+/** The bundle an example stands for: its lines or JSON at the path the gather scripts use for its source. */
+function exampleFiles(doc: YamlRuleDoc, ex: RuleExample): Record<string, string> {
+  const source = sourceFor(doc, ex);
+  const names = { ...(ex.unit ? { unit: ex.unit } : {}), ...(ex.container ? { container: ex.container } : {}), ...(ex.service ? { service: ex.service } : {}) };
+  const path = examplePath(source, names);
+  if ('resource' in source || 'service' in source) return { [path]: fileText(ex.json) };
+  return { [path]: `${(ex.lines ?? []).join('\n')}\n` };
+}
+
+/** Tests every example of a YAML rule; returns what failed (empty: all good). */
+export async function testRuleExamples(rule: Rule, doc: YamlRuleDoc): Promise<CaseFailure[]> {
+  if (!doc.examples) return [{ ruleId: doc.id, kind: 'rule', index: 0, reason: 'the rule has no examples' }];
+  const failures: CaseFailure[] = [];
   for (const [kind, list] of [['positive', doc.examples.positive], ['negative', doc.examples.negative]] as const) {
     for (const [index, ex] of list.entries()) {
+      const fail = (reason: string): void => void failures.push({ ruleId: doc.id, kind, index, reason });
+      let run: CaseRun;
       try {
-        const n = await runExample(rule, doc, ex);
-        if (kind === 'positive' && n === 0) failures.push({ ruleId: doc.id, kind, index, reason: 'did not fire' });
-        if (kind === 'negative' && n > 0) failures.push({ ruleId: doc.id, kind, index, reason: 'fired' });
+        run = await runOnBundle(rule, exampleFiles(doc, ex));
       } catch (err) {
-        failures.push({ ruleId: doc.id, kind, index, reason: (err as Error).message });
+        fail((err as Error).message);
+        continue;
       }
+      const broken = notRun(run);
+      if (broken) fail(broken);
+      else if (kind === 'negative' && run.findings.length > 0) fail(`fired: ${run.findings[0].message}`);
+      else if (kind === 'positive' && run.findings.length === 0) fail('did not fire');
     }
   }
   return failures;

@@ -3,6 +3,7 @@
 // the same test decides which logs a rule's filters read and which logs it is given.
 import type { Bundle, EpochMs, HostRole, LogLine, LogSummary, MatchedLine, SourceId } from '../model/types.js';
 import { bundleHosts, bundleLogs, hostName, logHost } from '../model/walk.js';
+import { pathOf } from '../specs/layout.js';
 import { CONTROL_PLANE_CONTAINER } from '../specs/source-id.js';
 
 export { hostName } from '../model/walk.js';
@@ -106,21 +107,38 @@ function concrete(glob: string): string {
   return glob.replace(/[*?]/g, 'x');
 }
 
-/**
- * A log the rule source applies to (the reverse of `sourceAppliesTo`), for writing examples:
- * globs made concrete unless a unit or container is named; undefined for records and resources.
- */
-export function exampleSource(source: RuleSource, named: { unit?: string; container?: string } = {}): SourceId | undefined {
-  const host: SourceId['host'] = 'host' in source && source.host === 'master' ? { role: 'master', address: '10.0.0.5' } : { role: 'bootstrap' };
+/** The master examples are written for. */
+const EXAMPLE_MASTER = '10.0.0.5';
+
+/** A log the rule source applies to (the reverse of `sourceAppliesTo`): globs made concrete unless a unit or container is named. */
+function exampleSource(source: LogSource, named: ExampleNames): SourceId {
+  const host: SourceId['host'] = 'host' in source && source.host === 'master' ? { role: 'master', address: EXAMPLE_MASTER } : { role: 'bootstrap' };
   if ('journal' in source) return { kind: 'journal', host, unit: named.unit ?? concrete(source.journal) };
   if ('unit-status' in source) return { kind: 'unit-status-journal', host, unit: named.unit ?? concrete(source['unit-status']) };
   if ('container' in source) return { kind: 'container', host, runtime: 'cri-o', container: named.container ?? concrete(source.container) };
-  if ('log' in source) {
-    if (source.log === 'control-plane') return { kind: 'container', host: { role: 'bootstrap' }, container: CONTROL_PLANE_CONTAINER };
-    if (source.log === 'serial') return { kind: 'serial', console: 'master-0' };
-    return { kind: source.log };
+  if (source.log === 'control-plane') return { kind: 'container', host: { role: 'bootstrap' }, container: CONTROL_PLANE_CONTAINER };
+  if (source.log === 'serial') return { kind: 'serial', console: 'master-0' };
+  return { kind: source.log };
+}
+
+/** The unit, container or service an example names in place of its source's glob. */
+export interface ExampleNames {
+  unit?: string;
+  container?: string;
+  service?: string;
+}
+
+/**
+ * Where the gather scripts write a file of the rule source, below `log-bundle-<ID>/`, for
+ * writing examples: the layout's path for logs, `resources/<file>.json`, `<host>/services/<service>.json`.
+ */
+export function examplePath(source: RuleSource, named: ExampleNames = {}): string {
+  if ('resource' in source) return resourcePath(source.resource);
+  if ('service' in source) {
+    const dir = source.host === 'master' ? `control-plane/${EXAMPLE_MASTER}` : 'bootstrap';
+    return `${dir}/services/${named.service ?? concrete(source.service)}.json`;
   }
-  return undefined;
+  return pathOf(exampleSource(source, named));
 }
 
 /** Each resource list: the file `oc get <resource> -o json` is written to below `resources/`, and where the model keeps it. */

@@ -10,7 +10,7 @@ import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
 import { schemaValidator } from '../util/schema.js';
 import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
-import { matchedLines, resolveSource, sourceAppliesTo, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
+import { matchedLines, resolveSource, sourceAppliesTo, type LogName, type ResourceName, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
 import type { Evidence, Finding, RuleContext, RuleMeta } from './types.js';
 
 /** A rule file that cannot be used: the CLI prints `file:line: reason` and exits 2. */
@@ -24,12 +24,23 @@ export class RuleError extends Error {
   }
 }
 
+/** The kind of source an example is written for. */
+export type ExampleSourceKind = 'journal' | 'unit-status' | 'container' | LogName | 'service' | 'resource';
+
 export interface RuleExample {
-  source?: string;
+  /** Default: journal. */
+  source?: ExampleSourceKind;
   unit?: string;
   container?: string;
+  /** Resource examples: which list (default: the rule's first resource source). */
+  resource?: ResourceName;
+  /** Service-record examples: which service (default: the rule's first service source). */
+  service?: string;
   note?: string;
-  lines: string[];
+  /** Log examples: the lines of the log. */
+  lines?: string[];
+  /** Resource and service-record examples: the `oc get -o json` List or the record array. */
+  json?: unknown;
 }
 
 /** A YAML rule file as written (after schema validation). */
@@ -65,6 +76,13 @@ export function parseRuleYaml(
 
 function describeAjv(e: ErrorObject): string {
   const at = e.instancePath || '(top)';
+  // Examples: what a resource or service example gives (json:) and what a log example gives (lines:).
+  const missing = e.keyword === 'required' ? String(e.params.missingProperty) : undefined;
+  if ((e.keyword === 'false schema' && at.endsWith('/lines')) || missing === 'json') {
+    return `${at.replace(/\/lines$/, '')}: resource and service examples give the List or the record array as json:, read by the real parser, not lines:`;
+  }
+  if ((e.keyword === 'false schema' && at.endsWith('/json')) || missing === 'lines') return `${at.replace(/\/json$/, '')}: log examples give lines:, not json:`;
+  if (e.keyword === 'false schema') return `${at}: not allowed here`;
   if (e.keyword === 'additionalProperties') return `${at}: unknown field '${String(e.params.additionalProperty)}'`;
   if (e.keyword === 'enum') return `${at}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
   return `${at}: ${e.message ?? 'invalid'}`;
@@ -153,10 +171,8 @@ function pickEvidence(lines: SourceLine[], max = 4): SourceLine[] {
   return [lines[0], ...lines.slice(lines.length - (max - 1))];
 }
 
-/** A compiled YAML rule; `evaluate` runs it on given source instances (used by `rules test`). */
-export interface YamlRule extends DeclaredRule {
-  evaluate(instances: SourceInstance[], ctx: RuleContext): Finding[];
-}
+/** A compiled YAML rule: its sources are its declared inputs. */
+export type YamlRule = DeclaredRule;
 
 /** Logs this short are excerpts (lines someone posted, a unit that barely ran), not a whole history. */
 const EXCERPT_LINES = 50;
@@ -240,7 +256,6 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
   }
 
   return {
-    evaluate,
     inputs,
     meta: {
       id: rule.id,
