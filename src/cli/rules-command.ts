@@ -2,7 +2,7 @@
 import Table from 'cli-table3';
 import { defaultRulesDir, loadRules, ruleFiles } from '../rules/load-rules.js';
 import { BUILTIN_RULES } from '../rules/registry.js';
-import { testRuleExamples } from '../rules/rule-tester.js';
+import { duplicateExamples, testRuleExamples } from '../rules/rule-tester.js';
 import { compileYamlRule, loadRuleFile, RuleError } from '../rules/yaml-rule.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
 import { emit } from './output.js';
@@ -36,6 +36,7 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
       if (ids.has(doc.id)) problems.push(`${file}: id '${doc.id}' is also used by ${ids.get(doc.id)}`);
       ids.set(doc.id, file);
       if (!doc.examples) problems.push(`${file}: no examples (positive and negative) to test the rule with`);
+      for (const f of duplicateExamples(doc)) problems.push(`${file}: ${f.kind} example ${f.index + 1} ${f.reason}`);
       const rule = compileYamlRule(doc, file);
       // Every positive log example must contain one of each matcher's prefilter literals, or the
       // reader would drop the very line the rule is about (records and resources are not prefiltered).

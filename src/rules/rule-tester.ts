@@ -1,7 +1,9 @@
 // `bootlens rules test`: runs each YAML rule on the positive and negative examples kept in its
-// own file. Each example is a small bundle read by the real reader, with only the rule under test
-// (and the timeline) enabled: written where the gather scripts put its source (log lines as the
-// log, resource lists and service records as the JSON the real parsers read).
+// own file, in the manner of ESLint's RuleTester. Each example is a small bundle read by the real
+// reader, with only the rule under test (and the timeline) enabled: written where the gather
+// scripts put its source (log lines as the log, resource lists and service records as the JSON
+// the real parsers read). A positive example may say what the finding must report; repeated
+// examples are errors.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,7 +12,7 @@ import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
 import { runRules } from './engine.js';
 import { examplePath, globToRegExp, type RuleSource } from './sources.js';
 import type { Finding, Rule, RuleStatus } from './types.js';
-import type { RuleExample, YamlRuleDoc } from './yaml-rule.js';
+import type { ExampleExpectation, RuleExample, YamlRuleDoc } from './yaml-rule.js';
 
 const ROOT = 'log-bundle-20261122111800';
 
@@ -30,6 +32,13 @@ interface CaseRun {
   findings: Finding[];
   missing?: string[];
   error?: string;
+}
+
+/** JSON with sorted keys: the same value written in another key order is the same case. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
 }
 
 function fileText(value: unknown): string {
@@ -91,10 +100,48 @@ function exampleFiles(doc: YamlRuleDoc, ex: RuleExample): Record<string, string>
   return { [path]: `${(ex.lines ?? []).join('\n')}\n` };
 }
 
+/** What a positive example's finding says that it should not. */
+function expectationMisses(f: Finding, expect: ExampleExpectation): string[] {
+  const out: string[] = [];
+  if (expect.message !== undefined && f.message !== expect.message) out.push(`message is ${JSON.stringify(f.message)}, expected ${JSON.stringify(expect.message)}`);
+  for (const [key, value] of Object.entries(expect.captures ?? {})) {
+    if (f.captures[key] !== value) out.push(`capture ${key} is ${JSON.stringify(f.captures[key])}, expected ${JSON.stringify(value)}`);
+  }
+  for (const text of expect.evidence ?? []) {
+    if (!f.evidence.some((e) => e.text.includes(text))) out.push(`no evidence line contains ${JSON.stringify(text)}`);
+  }
+  return out;
+}
+
+/** Which source an example is written for: its kind and the unit, container, resource or service it names. */
+function exampleSourceKey(ex: RuleExample): string {
+  return canonical([ex.source ?? 'journal', ex.unit ?? '', ex.container ?? '', ex.resource ?? '', ex.service ?? '']);
+}
+
+/** The input of an example, for finding repeats: its source, and its lines or JSON. */
+function exampleKey(ex: RuleExample): string {
+  return canonical([exampleSourceKey(ex), ex.lines ?? null, ex.json ?? null]);
+}
+
+/** Examples that repeat an earlier one of the same rule (positive or negative): each is an error. */
+export function duplicateExamples(doc: YamlRuleDoc): CaseFailure[] {
+  const seen = new Map<string, string>();
+  const out: CaseFailure[] = [];
+  for (const [kind, list] of [['positive', doc.examples?.positive ?? []], ['negative', doc.examples?.negative ?? []]] as const) {
+    list.forEach((ex, index) => {
+      const key = exampleKey(ex);
+      const first = seen.get(key);
+      if (first) out.push({ ruleId: doc.id, kind, index, reason: `repeats ${first}` });
+      else seen.set(key, `${kind} example ${index + 1}`);
+    });
+  }
+  return out;
+}
+
 /** Tests every example of a YAML rule; returns what failed (empty: all good). */
 export async function testRuleExamples(rule: Rule, doc: YamlRuleDoc): Promise<CaseFailure[]> {
   if (!doc.examples) return [{ ruleId: doc.id, kind: 'rule', index: 0, reason: 'the rule has no examples' }];
-  const failures: CaseFailure[] = [];
+  const failures = duplicateExamples(doc);
   for (const [kind, list] of [['positive', doc.examples.positive], ['negative', doc.examples.negative]] as const) {
     for (const [index, ex] of list.entries()) {
       const fail = (reason: string): void => void failures.push({ ruleId: doc.id, kind, index, reason });
@@ -109,7 +156,9 @@ export async function testRuleExamples(rule: Rule, doc: YamlRuleDoc): Promise<Ca
       if (broken) fail(broken);
       else if (kind === 'negative' && run.findings.length > 0) fail(`fired: ${run.findings[0].message}`);
       else if (kind === 'positive' && run.findings.length === 0) fail('did not fire');
+      else if (kind === 'positive' && ex.expect) for (const miss of expectationMisses(run.findings[0], ex.expect)) fail(miss);
     }
   }
-  return failures;
+  // In file order: positive examples first, each example's failures together.
+  return failures.sort((a, b) => (a.kind === b.kind ? a.index - b.index : a.kind === 'positive' ? -1 : 1));
 }

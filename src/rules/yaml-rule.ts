@@ -24,6 +24,16 @@ export class RuleError extends Error {
   }
 }
 
+/** What a positive example's finding must say, beyond firing. */
+export interface ExampleExpectation {
+  /** The whole message, placeholders filled. */
+  message?: string;
+  /** Captures the finding must hold (a subset of them). */
+  captures?: Record<string, string>;
+  /** Substrings, each of some evidence line of the finding. */
+  evidence?: string[];
+}
+
 /** The kind of source an example is written for. */
 export type ExampleSourceKind = 'journal' | 'unit-status' | 'container' | LogName | 'service' | 'resource';
 
@@ -41,6 +51,8 @@ export interface RuleExample {
   lines?: string[];
   /** Resource and service-record examples: the `oc get -o json` List or the record array. */
   json?: unknown;
+  /** Positive examples only. */
+  expect?: ExampleExpectation;
 }
 
 /** A YAML rule file as written (after schema validation). */
@@ -129,6 +141,9 @@ export function loadRuleFile(file: string): YamlRuleDoc {
   for (const m of rule.message.matchAll(/\{([A-Za-z_]\w*)\}/g)) {
     if (!captures.has(m[1])) throw new RuleError(file, at(''), `message placeholder {${m[1]}} names no capture group`);
   }
+  rule.examples?.negative.forEach((ex, i) => {
+    if (ex.expect) throw new RuleError(file, at(`examples/negative/${i}/expect`), 'a negative example makes no finding: expect belongs to positive examples');
+  });
   return rule;
 }
 
