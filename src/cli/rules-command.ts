@@ -1,8 +1,9 @@
 // `bootlens rules list|lint|test` and `bootlens explain <rule-id>`.
+import { relative } from 'node:path';
 import Table from 'cli-table3';
 import { defaultRulesDir, loadRules, ruleFiles } from '../rules/load-rules.js';
-import { BUILTIN_RULES } from '../rules/registry.js';
-import { duplicateExamples, testRuleExamples } from '../rules/rule-tester.js';
+import { BUILTIN_RULES, builtinCasesFile } from '../rules/registry.js';
+import { builtinCases, caseCounts, duplicateExamples, missingCases, testRule, type CaseFailure } from '../rules/rule-tester.js';
 import { compileYamlRule, loadRuleFile, RuleError } from '../rules/yaml-rule.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
 import { emit } from './output.js';
@@ -35,7 +36,8 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
       const doc = loadRuleFile(file);
       if (ids.has(doc.id)) problems.push(`${file}: id '${doc.id}' is also used by ${ids.get(doc.id)}`);
       ids.set(doc.id, file);
-      if (!doc.examples) problems.push(`${file}: no examples (positive and negative) to test the rule with`);
+      const lacking = doc.examples ? missingCases(caseCounts(doc)) : 'no examples (positive and negative) to test the rule with';
+      if (lacking) problems.push(`${file}: ${lacking}`);
       for (const f of duplicateExamples(doc)) problems.push(`${file}: ${f.kind} example ${f.index + 1} ${f.reason}`);
       const rule = compileYamlRule(doc, file);
       // Every positive log example must contain one of each matcher's prefilter literals, or the
@@ -53,29 +55,43 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
   for (const r of BUILTIN_RULES) {
     if (ids.has(r.meta.id)) problems.push(`${r.meta.origin}: id '${r.meta.id}' is also used by ${ids.get(r.meta.id)}`);
     if (r.meta.references.length === 0) problems.push(`${r.meta.origin}: rule ${r.meta.id} has no references`);
+    const casesFile = relative(process.cwd(), builtinCasesFile(r.meta.id));
+    try {
+      const cases = builtinCases(r.meta.id);
+      const lacking = cases ? missingCases(caseCounts(cases)) : 'no cases file to test the rule with';
+      if (lacking) problems.push(`${casesFile}: ${lacking}`);
+    } catch (err) {
+      problems.push(err instanceof RuleError ? err.message : `${casesFile}: ${(err as Error).message}`);
+    }
   }
   const text = problems.length === 0 ? `${files.length} rule files and ${BUILTIN_RULES.length} built-in rules: no problems\n` : `${problems.join('\n')}\n${problems.length} problem(s)\n`;
   await emit(text, undefined);
   return problems.length === 0 ? EXIT_OK : EXIT_FAILURE_FOUND;
 }
 
+function describeFailure(f: CaseFailure): string {
+  if (f.kind === 'rule') return `✖ ${f.ruleId}: ${f.reason}`;
+  return f.name !== undefined ? `✖ ${f.ruleId}: case ${f.index + 1} (${f.name}): ${f.reason}` : `✖ ${f.ruleId}: ${f.kind} example ${f.index + 1}: ${f.reason}`;
+}
+
+/** Runs every rule (or one) on its cases: YAML rules on their examples, TypeScript rules on their cases files. */
 export async function runRulesTest(dir: string | undefined, only: string | undefined): Promise<number> {
   const { rules, docs } = loadRules(dir);
+  if (only !== undefined && !rules.some((r) => r.meta.id === only)) throw new UsageError(`unknown rule '${only}' (see bootlens rules list)`);
   const lines: string[] = [];
   let failed = 0;
   let passed = 0;
   for (const rule of rules) {
-    const doc = docs.get(rule.meta.id);
-    if (!doc || (only && rule.meta.id !== only)) continue;
-    const failures = await testRuleExamples(compileYamlRule(doc, rule.meta.origin), doc);
+    if (only !== undefined && rule.meta.id !== only) continue;
+    const failures = await testRule(rule, docs.get(rule.meta.id));
     if (failures.length === 0) {
       passed++;
       continue;
     }
     failed++;
-    for (const f of failures) lines.push(`✖ ${f.ruleId}: ${f.kind} example ${f.index + 1}: ${f.reason}`);
+    lines.push(...failures.map(describeFailure));
   }
-  lines.push(`${passed} rules passed their examples, ${failed} failed`);
+  lines.push(`${passed} rules passed their cases, ${failed} failed`);
   await emit(`${lines.join('\n')}\n`, undefined);
   return failed === 0 ? EXIT_OK : EXIT_FAILURE_FOUND;
 }

@@ -1,4 +1,7 @@
-// The TypeScript rules, listed in one place (YAML rules are discovered from rules/).
+// The TypeScript rules, listed in one place (YAML rules are discovered from rules/), and where
+// the cases each is tested on live: `<id>.cases.yaml` beside its module.
+import { join } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
 import { bootkubeStageFailed } from './builtin/bootkube-stage-failed.js';
 import { certificateValidity } from './builtin/certificate-validity.js';
 import { clusterOperatorConditions } from './builtin/cluster-operator-conditions.js';
@@ -29,3 +32,8 @@ export const BUILTIN_RULES: readonly DeclaredRule[] = [
   containerOomKilled,
   lastErrorRule,
 ];
+
+/** The cases file of a TypeScript rule: `src/rules/builtin/<id>.cases.yaml`, shipped with the package. */
+export function builtinCasesFile(ruleId: string): string {
+  return join(packageRoot(), 'src', 'rules', 'builtin', `${ruleId}.cases.yaml`);
+}

@@ -1,29 +1,53 @@
-// `bootlens rules test`: runs each YAML rule on the positive and negative examples kept in its
-// own file, in the manner of ESLint's RuleTester. Each example is a small bundle read by the real
-// reader, with only the rule under test (and the timeline) enabled: written where the gather
-// scripts put its source (log lines as the log, resource lists and service records as the JSON
-// the real parsers read). A positive example may say what the finding must report; repeated
-// examples are errors.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `bootlens rules test`: every rule on the cases kept beside it, in the manner of ESLint's
+// RuleTester. Each case is a small bundle read by the real reader, with only the rule under test
+// (and the timeline) enabled: a YAML rule's examples are written where the gather scripts put
+// their source (log lines as the log, resource lists and service records as the JSON the real
+// parsers read), a TypeScript rule's `<id>.cases.yaml` gives its bundle's files. A case says
+// whether the rule fires and may say what it must report; repeated cases are errors.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { readBundle } from '../ingest/read-bundle.js';
+import { isCategoryId, isStageId, type CategoryId, type StageId } from '../taxonomy.js';
 import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
+import { schemaValidator } from '../util/schema.js';
 import { runRules } from './engine.js';
+import { builtinCasesFile } from './registry.js';
 import { examplePath, globToRegExp, type RuleSource } from './sources.js';
 import type { Finding, Rule, RuleStatus } from './types.js';
-import type { ExampleExpectation, RuleExample, YamlRuleDoc } from './yaml-rule.js';
+import { parseRuleYaml, RuleError, type ExampleExpectation, type RuleExample, type YamlRuleDoc } from './yaml-rule.js';
 
 const ROOT = 'log-bundle-20261122111800';
 
-/** An example that failed: which, and why. */
+/** A case that failed: which, and why. */
 export interface CaseFailure {
   ruleId: string;
-  /** `rule`: the rule as a whole (no examples). */
+  /** `rule`: the rule as a whole (no cases, an unreadable cases file). */
   kind: 'positive' | 'negative' | 'rule';
-  /** Position among the rule's positive or negative examples (0-based). */
+  /** Position among the rule's positive or negative examples, or among its cases (0-based). */
   index: number;
+  /** A TypeScript rule's case name. */
+  name?: string;
   reason: string;
+}
+
+/** A case of a TypeScript rule: a bundle's files and what the rule must say of it. */
+export interface RuleCase {
+  name: string;
+  /** Where its lines come from (a thread, a source file). */
+  source?: string;
+  note?: string;
+  /** Path below `log-bundle-<ID>/` → the file's text, or a JSON value written as JSON. */
+  files: Record<string, unknown>;
+  expect: CaseExpectation;
+}
+
+export interface CaseExpectation {
+  fires: boolean;
+  /** With `fires: true`: some finding has this stage, category and a message holding this text. */
+  stage?: StageId;
+  category?: CategoryId;
+  message?: string;
 }
 
 /** What running a rule on one case bundle gave. */
@@ -45,7 +69,7 @@ function fileText(value: unknown): string {
   return typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** Writes the files as a bundle folder, reads it with the rule's (and the timeline's) filters and runs the rule alone. */
+/** Writes the files as a bundle folder, reads it with the rule's filters and runs the rule alone. */
 async function runOnBundle(rule: Rule, files: Record<string, string>): Promise<CaseRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bootlens-rule-'));
   try {
@@ -64,12 +88,14 @@ async function runOnBundle(rule: Rule, files: Record<string, string>): Promise<C
   }
 }
 
-/** Why a run is no answer at all: the rule was skipped or threw. Negative examples must run too, or they prove nothing. */
+/** Why a run is no answer at all: the rule was skipped or threw. Negative cases must run too, or they prove nothing. */
 function notRun(run: CaseRun): string | undefined {
   if (run.status === 'skipped') return `skipped (missing: ${(run.missing ?? []).join(', ')})`;
   if (run.status === 'error') return `threw: ${run.error ?? ''}`;
   return undefined;
 }
+
+// ------------------------------------------------------------------ YAML rules' examples
 
 const LOG_KINDS = new Set(['installer', 'gather', 'serial', 'clusterapi', 'control-plane']);
 
@@ -161,4 +187,119 @@ export async function testRuleExamples(rule: Rule, doc: YamlRuleDoc): Promise<Ca
   }
   // In file order: positive examples first, each example's failures together.
   return failures.sort((a, b) => (a.kind === b.kind ? a.index - b.index : a.kind === 'positive' ? -1 : 1));
+}
+
+// ------------------------------------------------------------------ TypeScript rules' cases
+
+/** Reads and validates a cases file; throws RuleError with file, line and reason. */
+export function loadRuleCases(file: string): RuleCase[] {
+  const doc = parseRuleYaml(readFileSync(file, 'utf8'), file);
+  const validate = schemaValidator('rule-cases.schema.json');
+  if (!validate(doc.value)) {
+    const err = validate.errors?.[0];
+    const at = err?.instancePath ?? '';
+    throw new RuleError(file, doc.lineAt(at), `${at || '(top)'}: ${err?.message ?? 'invalid cases'}`);
+  }
+  const cases = doc.value as RuleCase[];
+  cases.forEach((c, i) => {
+    const at = (field: string): number | undefined => doc.lineAt(`/${i}/expect/${field}`);
+    if (c.expect.stage !== undefined && !isStageId(c.expect.stage)) throw new RuleError(file, at('stage'), `stage '${c.expect.stage}' is not a taxonomy stage`);
+    if (c.expect.category !== undefined && !isCategoryId(c.expect.category)) throw new RuleError(file, at('category'), `category '${c.expect.category}' is not a taxonomy category`);
+    if (!c.expect.fires && (c.expect.stage ?? c.expect.category ?? c.expect.message) !== undefined) {
+      throw new RuleError(file, at('fires'), 'a case that does not fire has no stage, category or message to expect');
+    }
+  });
+  return cases;
+}
+
+/** Why no finding says what the case expects; undefined when one does. */
+function caseMiss(findings: Finding[], expect: CaseExpectation): string | undefined {
+  const fits = (f: Finding): boolean =>
+    (expect.stage === undefined || f.stage === expect.stage) && (expect.category === undefined || f.category === expect.category) && (expect.message === undefined || f.message.includes(expect.message));
+  if (findings.some(fits)) return undefined;
+  const wanted = [expect.stage && `stage ${expect.stage}`, expect.category && `category ${expect.category}`, expect.message && `a message containing ${JSON.stringify(expect.message)}`].filter(Boolean).join(', ');
+  return `no finding has ${wanted}; found: ${findings.map((f) => `[${f.stage}/${f.category}] ${f.message}`).join(' | ')}`;
+}
+
+/** Tests a TypeScript rule on its cases; returns what failed (empty: all good). */
+export async function testRuleCases(rule: Rule, cases: readonly RuleCase[]): Promise<CaseFailure[]> {
+  const failures: CaseFailure[] = [];
+  const seen = new Map<string, number>();
+  for (const [index, c] of cases.entries()) {
+    const kind = c.expect.fires ? 'positive' : 'negative';
+    const fail = (reason: string): void => void failures.push({ ruleId: rule.meta.id, kind, index, name: c.name, reason });
+    const key = canonical(c.files);
+    const first = seen.get(key);
+    if (first !== undefined) fail(`repeats the bundle of case ${first + 1} (${cases[first].name})`);
+    else seen.set(key, index);
+    const run = await runOnBundle(rule, Object.fromEntries(Object.entries(c.files).map(([path, value]) => [path, fileText(value)])));
+    const broken = notRun(run);
+    if (broken) fail(broken);
+    else if (!c.expect.fires && run.findings.length > 0) fail(`fired: ${run.findings[0].message}`);
+    else if (c.expect.fires && run.findings.length === 0) fail('did not fire');
+    else if (c.expect.fires) {
+      const miss = caseMiss(run.findings, c.expect);
+      if (miss) fail(miss);
+    }
+  }
+  return failures;
+}
+
+// ------------------------------------------------------------------ any rule
+
+/** How many cases a rule has that must fire, that must not, and of those how many are near misses. */
+export interface CaseCounts {
+  positive: number;
+  negative: number;
+  /**
+   * Negatives written for a source a positive is written for (the same kind and unit, container,
+   * resource or service; for TypeScript rules, a file path of a positive case): the same log
+   * saying something else, not a bundle without it.
+   */
+  nearMiss: number;
+}
+
+/** The cases of a TypeScript rule from the file beside it; undefined when it has none. */
+export function builtinCases(ruleId: string): RuleCase[] | undefined {
+  const file = builtinCasesFile(ruleId);
+  return existsSync(file) ? loadRuleCases(file) : undefined;
+}
+
+function isCaseList(of: YamlRuleDoc | readonly RuleCase[]): of is readonly RuleCase[] {
+  return Array.isArray(of);
+}
+
+/** The positive, negative and near-miss cases of a rule: a YAML rule's examples, or a TypeScript rule's cases. */
+export function caseCounts(of: YamlRuleDoc | readonly RuleCase[]): CaseCounts {
+  if (isCaseList(of)) {
+    const paths = new Set(of.filter((c) => c.expect.fires).flatMap((c) => Object.keys(c.files)));
+    const negative = of.filter((c) => !c.expect.fires);
+    return { positive: of.length - negative.length, negative: negative.length, nearMiss: negative.filter((c) => Object.keys(c.files).some((p) => paths.has(p))).length };
+  }
+  const positive = of.examples?.positive ?? [];
+  const negative = of.examples?.negative ?? [];
+  const sources = new Set(positive.map(exampleSourceKey));
+  return { positive: positive.length, negative: negative.length, nearMiss: negative.filter((ex) => sources.has(exampleSourceKey(ex))).length };
+}
+
+/** What a rule lacks of a positive case and a near-miss negative one, if anything. */
+export function missingCases(counts: CaseCounts): string | undefined {
+  if (counts.positive === 0) return 'no case that fires';
+  if (counts.nearMiss === 0) return counts.negative === 0 ? 'no case that does not fire' : 'no near-miss case (a negative for the same source as a positive one)';
+  return undefined;
+}
+
+/** Tests any rule on its cases: a YAML rule (with its document) on its examples, a TypeScript rule on its cases file. */
+export async function testRule(rule: Rule, doc: YamlRuleDoc | undefined): Promise<CaseFailure[]> {
+  const whole = (reason: string): CaseFailure[] => [{ ruleId: rule.meta.id, kind: 'rule', index: 0, reason }];
+  let cases: RuleCase[] | undefined;
+  try {
+    cases = doc ? undefined : builtinCases(rule.meta.id);
+  } catch (err) {
+    return whole((err as Error).message);
+  }
+  if (!doc && !cases) return whole(`no cases file (${relative(process.cwd(), builtinCasesFile(rule.meta.id))})`);
+  const lacking = missingCases(caseCounts(doc ?? cases ?? []));
+  const failures = doc ? await testRuleExamples(rule, doc) : await testRuleCases(rule, cases ?? []);
+  return lacking ? [...whole(lacking), ...failures] : failures;
 }

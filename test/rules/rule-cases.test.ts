@@ -1,10 +1,39 @@
-// The rule tester is strict: expected message, captures and evidence; repeated examples;
-// resource and service examples through the real parsers; negatives that must run.
+// Every registered rule, YAML or TypeScript, has a case that fires and a near-miss case that does
+// not, and passes all of its cases through the real reader with only itself enabled; the tester
+// is strict (expected message, captures and evidence, repeated cases, resource and service
+// examples through the real parsers, negatives that must run).
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testRuleExamples } from '../../src/rules/rule-tester.js';
+import { loadRules } from '../../src/rules/load-rules.js';
+import { BUILTIN_RULES } from '../../src/rules/registry.js';
+import { builtinCases, caseCounts, loadRuleCases, missingCases, testRule, testRuleCases, testRuleExamples, type RuleCase } from '../../src/rules/rule-tester.js';
 import { compileYamlRule, loadRuleFile, RuleError } from '../../src/rules/yaml-rule.js';
 import { tempDir, writeTree } from '../support/fixture-bundle.js';
+
+const { rules, docs } = loadRules();
+
+describe('every registered rule', () => {
+  it('has a case that fires and a near-miss case that does not', () => {
+    const lacking: string[] = [];
+    for (const rule of rules) {
+      const doc = docs.get(rule.meta.id);
+      const cases = doc ?? builtinCases(rule.meta.id);
+      const problem = cases ? missingCases(caseCounts(cases)) : 'no cases file';
+      if (problem) lacking.push(`${rule.meta.id}: ${problem}`);
+    }
+    expect(lacking).toEqual([]);
+  });
+
+  it('passes all of its cases through the real reader, alone', async () => {
+    const failures: string[] = [];
+    for (const rule of rules) {
+      for (const f of await testRule(rule, docs.get(rule.meta.id))) failures.push(`${f.ruleId}: ${f.kind} ${f.index + 1}${f.name ? ` (${f.name})` : ''}: ${f.reason}`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
 
 const RULE = `id: co-invalid-config
 title: The network operator rejects its configuration
@@ -127,5 +156,63 @@ describe('YAML examples', () => {
     const journal = { ...doc, sources: [{ journal: 'bootkube', host: 'bootstrap' as const }], examples: { positive: doc.examples!.positive, negative: [{ unit: 'kubelet', lines: ['Nov 22 10:00:00 b kubelet.sh[1]: hello'] }] } };
     const failures = await testRuleExamples(compileYamlRule(journal, 'x'), journal);
     expect(failures.find((f) => f.kind === 'negative')?.reason).toBe('skipped (missing: bootstrap journal bootkube)');
+  });
+});
+
+describe('TypeScript rule cases', () => {
+  const quorum = BUILTIN_RULES.find((r) => r.meta.id === 'etcd-quorum')!;
+  const healthy = 'https://10.0.0.5:2379 is healthy: successfully committed proposal: took = 9.81ms\n';
+
+  it('a case that states the wrong outcome, repeats a bundle or lacks the rule’s input fails, with its name', async () => {
+    const cases: RuleCase[] = [
+      { name: 'healthy, said to fire', files: { 'control-plane/10.0.0.5/etcd-endpoint-health.txt': healthy }, expect: { fires: true } },
+      { name: 'the same bundle again', files: { 'control-plane/10.0.0.5/etcd-endpoint-health.txt': healthy }, expect: { fires: false } },
+      { name: 'no etcdctl output', files: { 'gather.log': 'Gather remote logs\n' }, expect: { fires: false } },
+    ];
+    const failures = await testRuleCases(quorum, cases);
+    expect(failures.map((f) => [f.kind, f.name, f.reason])).toEqual([
+      ['positive', 'healthy, said to fire', 'did not fire'],
+      ['negative', 'the same bundle again', 'repeats the bundle of case 1 (healthy, said to fire)'],
+      ['negative', 'no etcdctl output', 'skipped (missing: etcdctl member list, etcdctl endpoint health)'],
+    ]);
+  });
+
+  it('a case that fires must say what it expects: stage, category, part of the message', async () => {
+    const files = { 'control-plane/10.0.0.5/etcd-endpoint-health.txt': healthy.replace('is healthy: successfully committed proposal: took = 9.81ms', 'is unhealthy: failed to commit proposal: context deadline exceeded') };
+    expect(await testRuleCases(quorum, [{ name: 'one of one unhealthy', files, expect: { fires: true, stage: 'bootstrap-etcd', category: 'etcd-health', message: 'Only 0 of 1' } }])).toEqual([]);
+    const [f] = await testRuleCases(quorum, [{ name: 'wrong stage', files, expect: { fires: true, stage: 'etcd-scaling' } }]);
+    expect(f.reason).toMatch(/^no finding has stage etcd-scaling; found: \[bootstrap-etcd\/etcd-health\] Only 0 of 1 etcd members are healthy/);
+  });
+
+  it('cases files are validated: paths stay inside the bundle, outcomes without a finding expect nothing of it', () => {
+    const file = (text: string): string => {
+      const dir = tempDir('bootlens-cases-');
+      writeFileSync(join(dir, 'x.cases.yaml'), text);
+      return join(dir, 'x.cases.yaml');
+    };
+    const ok = "- name: one\n  files: { gather.log: 'x' }\n  expect: { fires: true }\n- name: two\n  files: { gather.log: 'y' }\n  expect: { fires: false }\n";
+    expect(loadRuleCases(file(ok))).toHaveLength(2);
+    expect(() => loadRuleCases(file(ok.replace('gather.log', '../../etc/passwd')))).toThrow(/:2: \/0\/files: must match pattern/);
+    expect(() => loadRuleCases(file(ok.replace('{ fires: false }', '{ fires: false, stage: render }')))).toThrow(/:6: a case that does not fire has no stage, category or message to expect/);
+    expect(() => loadRuleCases(file(ok.replace('{ fires: true }', '{ fires: true, category: dnss }')))).toThrow(/category 'dnss' is not a taxonomy category/);
+  });
+});
+
+describe('bootlens rules test (CLI)', () => {
+  const CLI = join(process.cwd(), 'dist/src/cli/main.js');
+  const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+  it('tests one rule, YAML or TypeScript, by id', () => {
+    for (const id of ['etcd-members-unhealthy', 'etcd-quorum']) {
+      const r = run(['rules', 'test', id]);
+      expect([r.status, r.stdout], id).toEqual([0, '1 rules passed their cases, 0 failed\n']);
+    }
+  });
+
+  it('exits 2 with one line for a rule that does not exist', () => {
+    const r = run(['rules', 'test', 'no-such-rule']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("bootlens: unknown rule 'no-such-rule' (see bootlens rules list)\n");
   });
 });
