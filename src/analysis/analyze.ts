@@ -8,7 +8,7 @@ import type { Finding, Rule, RuleResult, Severity } from '../rules/types.js';
 import { SEVERITY_ORDER } from '../rules/types.js';
 import { stageIndex } from '../taxonomy.js';
 import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
-import type { StageState } from '../timeline/types.js';
+import type { StageState, Timeline } from '../timeline/types.js';
 import type { SimilarIssue, SimilarityMode } from '../similarity/match.js';
 import { decideVerdict, type Verdict } from '../verdict/verdict.js';
 import { SimilarityStep, type SimilarityOptions } from './similarity-step.js';
@@ -17,6 +17,7 @@ import { bundleHosts } from '../model/walk.js';
 import { sortFindings } from '../result/order.js';
 import { SCHEMA_VERSION, type AnalysisResult, type HostSummary } from '../result/types.js';
 import { gatherIdTime } from '../text/time.js';
+import { LAST_ERROR_ID } from '../rules/builtin/last-error.js';
 
 export { SCHEMA_VERSION, type AnalysisResult, type HostSummary } from '../result/types.js';
 export { sortFindings } from '../result/order.js';
@@ -45,6 +46,20 @@ function summarizeRules(results: RuleResult[], timing: boolean): AnalysisResult[
   return out;
 }
 
+/**
+ * A generic reading (last-error) not worth showing: in a stage the install got past, a lead of a
+ * running unit when a rule named the cause, or a line a rule's finding already cites. It still
+ * counted for the verdict; reports stay on the point.
+ */
+function quietLead(f: Finding, all: readonly Finding[], timeline: Timeline, verdict: Verdict): boolean {
+  if (f.ruleId !== LAST_ERROR_ID) return false;
+  const stage = timeline.stages.find((s) => s.id === f.stage);
+  if (stage?.status === 'ok') return true;
+  if (f.severity === 'warning' && verdict.rootCause !== null) return true;
+  const cited = new Set(all.filter((g) => g.ruleId !== LAST_ERROR_ID).flatMap((g) => g.evidence.map((e) => `${e.file}:${e.line ?? ''}`)));
+  return f.evidence.every((e) => cited.has(`${e.file}:${e.line ?? ''}`));
+}
+
 /** What the similarity step found, for `analyzeModel`. */
 export interface SimilarityFound {
   mode: SimilarityMode;
@@ -61,10 +76,15 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
   const { kept, suppressed } = applySuppressions(findings, options.suppressions ?? []);
   const sorted = sortFindings(kept);
   const similar = found?.similar ?? [];
-  const drawn = decideVerdict({ timeline, findings: sorted, results, similar });
-  const verdict = suppressed.length > 0 ? { ...drawn, summary: `${drawn.summary} ${suppressed.length} finding${suppressed.length === 1 ? ' was' : 's were'} suppressed (--ignore).` } : drawn;
+  const verdict = decideVerdict({ timeline, findings: sorted, results, similar });
   const minRank = SEVERITY_ORDER[options.minSeverity ?? 'info'];
-  const shown = sorted.filter((f) => SEVERITY_ORDER[f.severity] <= minRank || f.ruleId === verdict.rootCause);
+  const worth = sorted.filter((f) => f.ruleId === verdict.rootCause || !quietLead(f, sorted, timeline, verdict));
+  const shown = worth.filter((f) => f.ruleId === verdict.rootCause || SEVERITY_ORDER[f.severity] <= minRank);
+  // The summary speaks of the findings worth reading, whatever a display flag hides, and of
+  // the suppressions that may have changed it.
+  const others = worth.length - (verdict.rootCause ? 1 : 0);
+  if (verdict.status === 'failed' && others > 0) verdict.summary += ` ${others} other finding${others === 1 ? '' : 's'} below.`;
+  if (suppressed.length > 0) verdict.summary += ` ${suppressed.length} finding${suppressed.length === 1 ? ' was' : 's were'} suppressed (--ignore).`;
   const gatheredAt = bundle.meta.gatherId ? gatherIdTime(bundle.meta.gatherId) : undefined;
   const hosts: HostSummary[] = bundleHosts(bundle).map((h) => ({
     role: h.role,

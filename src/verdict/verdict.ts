@@ -258,8 +258,6 @@ export function decideVerdict({ timeline, findings, results, similar = [] }: Ver
     parts.push(`No rule identified the cause${decided ? `; the stage was decided by ${state?.decidedBy}: ${decided.text}` : ''}.`);
     if (known) parts.push(...similarText(known));
   }
-  const others = findings.length - (root ? 1 : 0);
-  if (others > 0) parts.push(`${others} other finding${others === 1 ? '' : 's'} below.`);
   return {
     status: 'failed',
     stage,
