@@ -1,9 +1,9 @@
 // The sources a rule reads, named logically (a journal unit, a container, the installer log,
 // service records, resources), resolved through the one source vocabulary (specs/source-id.ts):
 // the same test decides which logs a rule's filters read and which logs it is given.
-import type { Bundle, EpochMs, HostRole, LogLine, LogSummary, MatchedLine, SourceId } from '../model/types.js';
+import type { Bundle, EpochMs, HostRole, HostSelector, LogLine, LogSummary, MatchedLine, SourceId } from '../model/types.js';
 import { bundleHosts, bundleLogs, hostName, logHost } from '../model/walk.js';
-import { pathOf } from '../specs/layout.js';
+import { pathOf, resourceFilePath, serviceRecordPath } from '../specs/layout.js';
 import { CONTROL_PLANE_CONTAINER } from '../specs/source-id.js';
 
 export { hostName } from '../model/walk.js';
@@ -135,8 +135,8 @@ export interface ExampleNames {
 export function examplePath(source: RuleSource, named: ExampleNames = {}): string {
   if ('resource' in source) return resourcePath(source.resource);
   if ('service' in source) {
-    const dir = source.host === 'master' ? `control-plane/${EXAMPLE_MASTER}` : 'bootstrap';
-    return `${dir}/services/${named.service ?? concrete(source.service)}.json`;
+    const host: HostSelector = source.host === 'master' ? { role: 'master', address: EXAMPLE_MASTER } : { role: 'bootstrap' };
+    return serviceRecordPath(host, named.service ?? concrete(source.service));
   }
   return pathOf(exampleSource(source, named));
 }
@@ -155,7 +155,7 @@ const RESOURCES: Record<ResourceKind, { file: string; field: 'events' | 'cluster
 
 /** Where the gather script writes a resource list, below `log-bundle-<ID>/`. */
 export function resourcePath(name: ResourceKind): string {
-  return `resources/${RESOURCES[name].file}.json`;
+  return resourceFilePath(RESOURCES[name].file);
 }
 
 /** A short label for a source, used in `skipped (missing: ...)`. */

@@ -310,3 +310,13 @@ export function pathOf(source: SourceId, runtime: ContainerRuntime = source.runt
       return '.openshift_install.log';
   }
 }
+
+/** Where installer-gather.sh writes a service record, below `log-bundle-<ID>/`. */
+export function serviceRecordPath(host: HostSelector, service: string): string {
+  return `${hostDir(host)}/services/${service}.json`;
+}
+
+/** Where installer-gather.sh writes `oc get <kind> -o json` (the file name it gives that list). */
+export function resourceFilePath(file: string): string {
+  return `resources/${file}.json`;
+}
