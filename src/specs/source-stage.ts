@@ -331,3 +331,36 @@ export function stageOfNamespace(namespace: string | undefined): StageId {
   if (ns === 'openshift-machine-api' || ns === 'openshift-cluster-machine-approver') return 'workers';
   return 'cluster-operators';
 }
+
+/** Journal identifiers (`<identifier>[pid]:`) of the bootstrap scripts and daemons, and the unit each logs for. */
+const IDENTIFIER_UNITS: Record<string, string> = {
+  'release-image-download.sh': 'release-image',
+  'release-image-download': 'release-image',
+  'release-image-pivot.sh': 'release-image-pivot',
+  'bootstrap-pivot.sh': 'bootstrap-pivot',
+  'node-image-pull.sh': 'node-image-pull',
+  'bootkube.sh': 'bootkube',
+  'cluster-bootstrap': 'bootkube',
+  'crio-configure.sh': 'crio-configure',
+  crio: 'crio',
+  'kubelet.sh': 'kubelet',
+  kubelet: 'kubelet',
+  kubenswrapper: 'kubelet',
+  hyperkube: 'kubelet',
+  'approve-csr.sh': 'approve-csr',
+  'report-progress.sh': 'progress',
+  ignition: 'ignition',
+  'machine-config-daemon': 'machine-config-daemon-firstboot',
+  'configure-ovs.sh': 'ovs-configuration',
+};
+
+/**
+ * The source a journal line really comes from: `journalctl -u a -u b` output kept in one file
+ * mixes units, and each line's identifier says whose it is (release-image-download.sh lines in
+ * a bootkube file are the release image's).
+ */
+export function sourceOfJournalLine(source: SourceId, identifier: string | undefined): SourceId {
+  if (!identifier || (source.kind !== 'journal' && source.kind !== 'unit-status-journal')) return source;
+  const unit = IDENTIFIER_UNITS[identifier];
+  return unit && unit !== source.unit ? { ...source, unit } : source;
+}

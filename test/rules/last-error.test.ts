@@ -63,6 +63,18 @@ describe('the last error of a unit that failed or never finished', () => {
     expect(verdict).toMatchObject({ status: 'failed', stage: 'production-control-plane', category: 'network-plugin' });
   });
 
+  it('journalctl output of two units in one file: each line counts for the unit its identifier names', async () => {
+    // `journalctl -b -f -u release-image.service -u bootkube.service`, kept as one file.
+    const { verdict } = await verdictOf({
+      'bootstrap/journals/bootkube.log': [
+        'Dec 22 07:03:01 localhost systemd[1]: Starting Download the OpenShift Release Image...',
+        'Dec 22 07:03:03 localhost release-image-download.sh[2406]: Error: error pulling image "registry.ocp.example.com:5000/ocp4/openshift4@sha256:6ddbf56b": unable to pull registry.ocp.example.com:5000/ocp4/openshift4@sha256:6ddbf56b: unable to pull image: Error initializing source docker://registry.ocp.example.com:5000/ocp4/openshift4@sha256:6ddbf56b: pinging docker registry returned: Get https://registry.ocp.example.com:5000/v2/: x509: certificate signed by unknown authority',
+        'Dec 22 07:03:03 localhost release-image-download.sh[2270]: Pull failed. Retrying registry.ocp.example.com:5000/ocp4/openshift4@sha256:6ddbf56b...',
+      ].join('\n'),
+    });
+    expect(verdict).toMatchObject({ status: 'failed', stage: 'release-image', category: 'registry-tls' });
+  });
+
   it('leaves a bundle with no error-like line inconclusive', async () => {
     const { verdict, generic } = await verdictOf({
       'bootstrap/journals/release-image.log': 'Nov 06 11:58:01 bootstrap systemd[1]: Starting release-image.service...\n',

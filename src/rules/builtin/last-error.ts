@@ -5,7 +5,7 @@
 import type { Bundle, Host, Journal, JournalLine, LogLine, LogSummary } from '../../model/types.js';
 import { bundleHosts, bundleLogs, hostName, hostSelector, logHost } from '../../model/walk.js';
 import { sourceName } from '../../specs/source-id.js';
-import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SERVICES, stageOfLine, stageOfNamespace, stageOfSource } from '../../specs/source-stage.js';
+import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SERVICES, sourceOfJournalLine, stageOfLine, stageOfNamespace, stageOfSource } from '../../specs/source-stage.js';
 import type { StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
@@ -110,7 +110,8 @@ function lastError(lines: LogLine[], log: LogSummary): { line: LogLine; signatur
   let previous: StageId | undefined;
   for (const l of lines) {
     const text = l.text;
-    const stage = stageOfLine(log.sourceId, text, previous);
+    const from = sourceOfJournalLine(log.sourceId, (l as JournalLine).identifier);
+    const stage = stageOfLine(from, text, from.unit === 'bootkube' ? previous : undefined);
     if (log.sourceId.unit === 'bootkube') previous = bootkubeMarker(text) ?? previous;
     // systemd's own lines say how the unit ended (its state), not why.
     if ((l as JournalLine).identifier === 'systemd' || !isErrorLike(text)) continue;
