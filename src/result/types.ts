@@ -15,6 +15,10 @@ export interface Evidence {
   /** Lines just before and after, when the reader kept them. */
   before?: string[];
   after?: string[];
+  /** The part of `text` the finding is about (UTF-16 offsets, end exclusive): reporters cut long lines around it. */
+  match?: { start: number; end: number };
+  /** How many times this line occurred, identical but for times and counters (attempts, not copies). */
+  repeats?: number;
 }
 
 export type StageStatus = 'ok' | 'failed' | 'in-progress' | 'not-reached' | 'unknown';
