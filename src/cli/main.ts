@@ -2,20 +2,15 @@
 // The bootlens command line: parses arguments, runs a command, maps every failure to one
 // line on stderr and an exit code (0 ok, 1 failure diagnosed, 2 usage or unreadable input).
 import { Command, CommanderError, Option } from 'commander';
-import { InputError } from '../archive/walk-bundle.js';
 import { redactText } from '../redact/redact.js';
 import { EXIT_ERROR, UsageError } from './exit-codes.js';
-import { SuppressionError } from '../analysis/suppressions.js';
-import { RuleError } from '../rules/yaml-rule.js';
-import { EmbeddingError } from '../similarity/embeddings.js';
-import { runAnalyze } from './analyze-command.js';
-import { runDiff } from './diff-command.js';
-import { runTriage } from './triage-command.js';
-import { runInspect } from './inspect-command.js';
-import { formatKbCheck, kbCheckFailed, runKbAdd, runKbCheck } from './kb-command.js';
+// Commands are imported in their actions: a run loads only the command it runs (start-up time).
+import type { runAnalyze } from './analyze-command.js';
+import type { runDiff } from './diff-command.js';
+import type { runTriage } from './triage-command.js';
+import type { runInspect } from './inspect-command.js';
 import { addSimilarityOptions } from './similarity-flags.js';
 import { addLimitOptions } from './limits.js';
-import { runExplain, runRulesLint, runRulesList, runRulesTest } from './rules-command.js';
 import { VERSION } from './version.js';
 
 function fail(message: string): number {
@@ -42,7 +37,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--install-log <file>', "the installer's .openshift_install.log, when it is not in the bundle")
     .option('--no-redact', 'show secrets found in the bundle (default: redacted)');
   addLimitOptions(program.commands[program.commands.length - 1]).action(async (bundle: string, opts: Parameters<typeof runInspect>[1]) => {
-    setExit(await runInspect(bundle, opts));
+    setExit(await (await import('./inspect-command.js')).runInspect(bundle, opts));
   });
   program
     .command('analyze')
@@ -58,7 +53,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--no-redact', 'show secrets found in the bundle (default: redacted)');
   addSimilarityOptions(program.commands[program.commands.length - 1], 'lexical');
   addLimitOptions(program.commands[program.commands.length - 1]).action(async (bundles: string[], opts: Parameters<typeof runAnalyze>[1]) => {
-    setExit(await runAnalyze(bundles, opts));
+    setExit(await (await import('./analyze-command.js')).runAnalyze(bundles, opts));
   });
 
   program
@@ -73,7 +68,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--rules <dir>', 'rules folder');
   // Off by default: a CI fleet triages thousands of bundles; lexical classifies more of them.
   addSimilarityOptions(program.commands[program.commands.length - 1], 'off').action(async (paths: string[], opts: Parameters<typeof runTriage>[1]) =>
-    setExit(await runTriage(paths, opts)),
+    setExit(await (await import('./triage-command.js')).runTriage(paths, opts)),
   );
 
   program
@@ -85,7 +80,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('-o, --output <file>', 'write there instead of stdout')
     .option('--rules <dir>', 'rules folder')
     .option('--no-redact', 'show secrets found in the bundles (default: redacted)')
-    .action(async (good: string, bad: string, opts: Parameters<typeof runDiff>[2]) => setExit(await runDiff(good, bad, opts)));
+    .action(async (good: string, bad: string, opts: Parameters<typeof runDiff>[2]) => setExit(await (await import('./diff-command.js')).runDiff(good, bad, opts)));
 
   const kb = program.command('kb').description('the known-issue knowledge base (rules/known-issues/)');
   kb.command('add')
@@ -101,6 +96,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--out <dir>', 'folder to write <id>.yaml into (default: rules/known-issues/)')
     .option('--force', 'replace an existing entry')
     .action(async (bundle: string, o: { id: string; title: string; stage: string; category: string; fix: string[]; reference: string[]; rule?: string; out?: string; force?: boolean }) => {
+      const { runKbAdd } = await import('./kb-command.js');
       const r = await runKbAdd({ bundle, id: o.id, title: o.title, stage: o.stage, category: o.category, fix: o.fix, references: o.reference, ...(o.rule ? { rule: o.rule } : {}), ...(o.out ? { out: o.out } : {}), ...(o.force ? { force: true } : {}) });
       process.stdout.write(`wrote ${r.file}\n`);
       setExit(0);
@@ -110,6 +106,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .requiredOption('--healthy <bundles...>', 'bundles of installs that succeeded')
     .option('--against <bundles...>', 'bundles of failed installs each entry should match')
     .action(async (o: { healthy: string[]; against?: string[] }) => {
+      const { formatKbCheck, kbCheckFailed, runKbCheck } = await import('./kb-command.js');
       const r = await runKbCheck({ healthy: o.healthy, ...(o.against ? { against: o.against } : {}) });
       process.stdout.write(formatKbCheck(r));
       setExit(kbCheckFailed(r) ? 1 : 0);
@@ -121,26 +118,37 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('list every rule with its stage, category and severity')
     .option('--rules <dir>', 'rules folder')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (opts: { rules?: string; format: string }) => setExit(await runRulesList(opts.rules, opts.format)));
+    .action(async (opts: { rules?: string; format: string }) => setExit(await (await import('./rules-command.js')).runRulesList(opts.rules, opts.format)));
   rules
     .command('lint')
     .description('check rule files: schema, ids, taxonomy, references, regexes, placeholders')
     .option('--rules <dir>', 'rules folder')
-    .action(async (opts: { rules?: string }) => setExit(await runRulesLint(opts.rules)));
+    .action(async (opts: { rules?: string }) => setExit(await (await import('./rules-command.js')).runRulesLint(opts.rules)));
   rules
     .command('test')
     .description("run each rule on the positive and negative examples in its file")
     .argument('[rule-id]', 'only this rule')
     .option('--rules <dir>', 'rules folder')
-    .action(async (id: string | undefined, opts: { rules?: string }) => setExit(await runRulesTest(opts.rules, id)));
+    .action(async (id: string | undefined, opts: { rules?: string }) => setExit(await (await import('./rules-command.js')).runRulesTest(opts.rules, id)));
 
   program
     .command('explain')
     .description("print a rule's description, fix and references")
     .argument('<rule-id>')
     .option('--rules <dir>', 'rules folder')
-    .action(async (id: string, opts: { rules?: string }) => setExit(await runExplain(id, opts.rules)));
+    .action(async (id: string, opts: { rules?: string }) => setExit(await (await import('./rules-command.js')).runExplain(id, opts.rules)));
   return program;
+}
+
+/** Errors that say what was wrong with the input; their modules are loaded already when one was thrown. */
+async function isInputError(err: unknown): Promise<boolean> {
+  const [{ InputError }, { RuleError }, { SuppressionError }, { EmbeddingError }] = await Promise.all([
+    import('../archive/walk-bundle.js'),
+    import('../rules/yaml-rule.js'),
+    import('../analysis/suppressions.js'),
+    import('../similarity/embeddings.js'),
+  ]);
+  return err instanceof InputError || err instanceof RuleError || err instanceof SuppressionError || err instanceof EmbeddingError;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -156,9 +164,7 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end with code 0; every usage error is 2, never commander's 1.
       return err.exitCode === 0 ? 0 : EXIT_ERROR;
     }
-    if (err instanceof InputError || err instanceof UsageError || err instanceof RuleError || err instanceof SuppressionError || err instanceof EmbeddingError) {
-      return fail(err.message);
-    }
+    if (err instanceof UsageError || (await isInputError(err))) return fail((err as Error).message);
     return fail(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
   }
 }
