@@ -1,10 +1,17 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/setup.ts'],
-    testTimeout: 30_000,
+    // Timeouts only stop a hang; no test relies on them for its result. Hooks build archives
+    // and get the same room as tests (vitest's 10 s default failed under load).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores, i.e. one on a two-core machine; most
+    // test time is spent waiting on a spawned CLI, so every core gets a worker.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });
