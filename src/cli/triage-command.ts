@@ -1,9 +1,10 @@
 // `bootlens triage <dir|files...>`: many bundles on worker threads, one JSON line per bundle,
 // and a summary grouped by failure signature. `--merge` combines JSON lines from shards.
 import { readFile, writeFile } from 'node:fs/promises';
+import { flatText } from '../report/escape.js';
 import { renderTriageHtml } from '../report/triage-html.js';
 import { renderTriageMarkdown, renderTriageText } from '../report/triage-text.js';
-import { collectBundles } from '../triage/collect.js';
+import { collectCases, inShard, type TriageCase } from '../triage/collect.js';
 import { analyzeMany } from '../triage/pool.js';
 import { parseRecords, type TriageRecord } from '../triage/record.js';
 import { summarize } from '../triage/summary.js';
@@ -20,6 +21,18 @@ export interface TriageCliOptions extends SimilarityFlags {
   output?: string;
   rules?: string;
   merge?: boolean;
+  /** `i/n`: only the cases of shard i (0-based) of n. */
+  shard?: string;
+}
+
+/** `--shard i/n` read; a bad value is a usage error. */
+export function shardOf(value: string | undefined): { index: number; count: number } | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d{1,6})\/(\d{1,6})$/.exec(value.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index >= count) throw new UsageError(`--shard must be i/n with 0 <= i < n, not '${value}'`);
+  return { index, count };
 }
 
 function jobsOf(value: string | undefined): number | undefined {
@@ -37,9 +50,17 @@ async function mergeRecords(files: string[]): Promise<TriageRecord[]> {
     });
     const parsed = parseRecords(text, file);
     for (const e of parsed.errors) process.stderr.write(`bootlens: skipped ${e}\n`);
-    records.push(...parsed.records);
+    if (parsed.skipped > parsed.errors.length) process.stderr.write(`bootlens: skipped ${parsed.skipped} lines of ${file} in all\n`);
+    // One at a time: spreading 100k records into push() overflows the call stack.
+    for (const r of parsed.records) records.push(r);
   }
   return records;
+}
+
+/** A record under its case's name, with the files of its folder that were not read. */
+function named(record: TriageRecord, c: TriageCase | undefined): TriageRecord {
+  if (!c) return record;
+  return { ...record, bundle: c.name, ...(c.ignored ? { ignored: c.ignored } : {}) };
 }
 
 export async function runTriage(args: string[], opts: TriageCliOptions): Promise<number> {
@@ -48,17 +69,27 @@ export async function runTriage(args: string[], opts: TriageCliOptions): Promise
     records = await mergeRecords(args);
   } else {
     const similarity = similarityOptionsFrom(opts);
-    const paths = await collectBundles(args);
-    if (paths.length === 0) throw new UsageError('no bundles found in the given folders');
+    const shard = shardOf(opts.shard);
+    const jobs = jobsOf(opts.jobs);
+    const found = await collectCases(args);
+    if (found.cases.length === 0) throw new UsageError('no bundles found in the given folders');
+    if (found.ignored.length > 0) {
+      const shown = flatText(found.ignored.slice(0, 5).join(', '), 300);
+      process.stderr.write(`bootlens: ${found.ignored.length} file(s) that are no bundle were not read: ${shown}${found.ignored.length > 5 ? ', …' : ''}\n`);
+    }
+    const cases = shard ? found.cases.filter((c) => inShard(c.name, shard.index, shard.count)) : found.cases;
+    const byPath = new Map<string, TriageCase>(cases.map((c) => [c.path, c]));
+    const paths = cases.map((c) => c.path);
     const progress = new Progress(process.stderr, paths.length);
     records = await analyzeMany(paths, {
       version: VERSION,
       ...(opts.rules ? { rulesDir: opts.rules } : {}),
-      ...(opts.jobs ? { jobs: jobsOf(opts.jobs) } : {}),
+      ...(jobs ? { jobs } : {}),
       similarity,
       onRecord: (r, done) => progress.tick(done, `${r.bundle}: ${r.status === 'unreadable' ? 'unreadable' : r.verdict?.status === 'failed' ? `${r.verdict.stage}/${r.verdict.category}` : r.verdict?.status}`),
     });
     progress.done();
+    records = records.map((r) => named(r, byPath.get(r.path)));
   }
   records.sort((a, b) => a.path.localeCompare(b.path));
   if (opts.jsonl) await writeFile(opts.jsonl, records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));

@@ -264,12 +264,67 @@ function maskAlnumRuns(part: string): string {
       j++;
     }
     const run = part.slice(i, j);
-    if (digits === 0 || (!isDigit(c) && digits <= 3 && run.length - digits >= 1 && !isHexRun(run, 0))) out += run;
+    if (isGeneratedSuffix(part, i, j)) out += GENERATED;
+    else if (digits === 0 || (!isDigit(c) && digits <= 3 && run.length - digits >= 1 && !isHexRun(run, 0))) out += run;
     else if (run.length >= 8 && isHexRun(run, 0)) out += '<HEX>';
     else out += '<NUM>';
     i = j;
   }
   return out;
+}
+
+/** Placeholder of a generated Kubernetes name suffix. */
+const GENERATED = '<ID>';
+
+function isVowel(c: number): boolean {
+  return c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
+}
+
+/**
+ * Whether `s[start, end)` is the random suffix of a name made from `generateName` (pods,
+ * CSRs): five lower-case letters and digits after a dash, ending the name or followed by `_`.
+ * Kubernetes draws them from consonants and digits, so one holding a digit or no vowel is
+ * generated; after `csr-` any five are. Words (`proxy`, `ready`) stay; `linux-amd64` is
+ * masked too, which costs a signature nothing.
+ */
+function isGeneratedSuffix(s: string, start: number, end: number): boolean {
+  if (end - start !== 5 || start === 0 || s.charCodeAt(start - 1) !== 45 /* - */) return false;
+  if (end < s.length) {
+    const after = s.charCodeAt(end);
+    if (isDigit(after) || isAlpha(after) || after === 45 || after === 46) return false;
+  }
+  let digits = 0;
+  let vowels = 0;
+  for (let k = start; k < end; k++) {
+    const c = s.charCodeAt(k);
+    if (isDigit(c)) digits++;
+    else if (c < 97 || c > 122) return false;
+    else if (isVowel(c)) vowels++;
+  }
+  if (start >= 4 && s.startsWith('csr-', start - 4) && (start === 4 || !isAlpha(s.charCodeAt(start - 5)))) return true;
+  return (digits > 0 && digits < 5) || vowels === 0;
+}
+
+/** A name chunk without digits, dots or slashes, its generated suffixes masked; undefined when it has none. */
+function maskGeneratedNames(chunk: string): string | undefined {
+  let out: string | undefined;
+  let copied = 0;
+  let i = 0;
+  while (i < chunk.length) {
+    if (chunk.charCodeAt(i) !== 45) {
+      i++;
+      continue;
+    }
+    const start = i + 1;
+    let end = start;
+    while (end < chunk.length && isAlpha(chunk.charCodeAt(end))) end++;
+    if (isGeneratedSuffix(chunk, start, end)) {
+      out = (out ?? '') + chunk.slice(copied, start) + GENERATED;
+      copied = end;
+    }
+    i = end;
+  }
+  return out === undefined ? undefined : out + chunk.slice(copied);
 }
 
 const TRAILING_PUNCT = /[.,;:)\]}]+$/;
@@ -323,6 +378,7 @@ export function templateTokens(message: string, max: number): string[] {
       let dots = 0;
       let slashes = 0;
       let colons = 0;
+      let dashes = 0;
       while (i < n) {
         const d = message.charCodeAt(i);
         if (isSpace(d) || (d < 128 && SEP[d] === 1)) break;
@@ -330,9 +386,17 @@ export function templateTokens(message: string, max: number): string[] {
         else if (d === 46) dots++;
         else if (d === 47) slashes++;
         else if (d === 58) colons++;
+        else if (d === 45) dashes++;
         i++;
       }
-      if (digits === 0 && dots === 0 && slashes === 0) continue;
+      if (digits === 0 && dots === 0 && slashes === 0) {
+        // `ovnkube-node-vncwq`: a generated name has no digit to give it away.
+        const named = dashes > 0 ? maskGeneratedNames(message.slice(chunkStart, i)) : undefined;
+        if (named === undefined) continue;
+        built = (built ?? '') + message.slice(copied, chunkStart) + named;
+        copied = i;
+        continue;
+      }
       // Sentence punctuation at the end of a chunk is not part of what it names.
       let end = i;
       while (end > chunkStart + 1) {

@@ -1,9 +1,37 @@
-// Which bundles a triage run covers: files given, and the entries of folders given (each file
-// or sub-folder of a folder is one bundle; a folder that is itself a bundle counts once).
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+// Which cases a triage run covers, found in folders as CI jobs and support cases leave them:
+// a folder holding one bundle (and perhaps the installer's output and notes) is one case, read
+// whole so the reader pairs the bundle with the log it finds by content; a folder holding several
+// bundles gives one case per bundle; folders are searched at any depth. What a file is comes
+// from its bytes (archive magic, installer output), so a README is never taken for a bundle.
+import { createHash } from 'node:crypto';
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
+import { detectFormat } from '../archive/detect.js';
+import { looksLikeInstallerOutput } from '../parsers/installer-log.js';
+
+/** One unit of triage: what is analyzed and what it is called in the summary. */
+export interface TriageCase {
+  /** Stable name: the path below the folder argument it was found in (the file's name for a file argument). */
+  name: string;
+  /** The path analyzed: a bundle, or a case folder read whole. */
+  path: string;
+  /** Files of a case folder that are neither its bundle nor the installer's output. */
+  ignored?: string[];
+}
+
+export interface CollectedCases {
+  cases: TriageCase[];
+  /** Files outside every case that are no bundle (READMEs, notes, scripts), relative to their argument. */
+  ignored: string[];
+}
 
 const BUNDLE_MARKERS = ['bootstrap', 'control-plane', 'resources', 'gather.log', 'failed-units.txt', 'rendered-assets'];
+/** Names an upload meant as a bundle has; such a file that is no archive is listed as unreadable. */
+const ARCHIVE_NAME = /\.(tar\.gz|tgz|tar|zip)$/i;
+/** Bytes the reader looks at to tell installer output (read-bundle sniffs as much). */
+const SNIFF_BYTES = 16 * 1024;
+/** Folders deeper than this below an argument are not searched (a tree of CI artifacts is shallower). */
+const MAX_DEPTH = 16;
 
 async function isUnpackedBundle(dir: string): Promise<boolean> {
   const names = await readdir(dir).catch(() => [] as string[]);
@@ -12,23 +40,85 @@ async function isUnpackedBundle(dir: string): Promise<boolean> {
   return names.length === 1 && /^log-bundle/.test(names[0]) && (await isUnpackedBundle(join(dir, names[0])));
 }
 
-/** The bundle paths for the arguments, sorted within each folder. */
-export async function collectBundles(args: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
+type FileKind = 'bundle' | 'installer-output' | 'other';
+
+/** What a file is, by its first bytes: an archive, the installer's output, or something else. */
+async function kindOf(file: string): Promise<FileKind> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return ARCHIVE_NAME.test(file) ? 'bundle' : 'other';
+  try {
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+    const bytes = head.subarray(0, bytesRead);
+    if (detectFormat(bytes) !== 'unknown') return 'bundle';
+    // A cut-off upload named like a bundle is still one the user meant: listed as unreadable.
+    if (ARCHIVE_NAME.test(file)) return 'bundle';
+    return looksLikeInstallerOutput(bytes.toString('utf8')) ? 'installer-output' : 'other';
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Cases below `dir` (itself included), with names relative to `base`. */
+async function casesIn(dir: string, base: string, depth: number, ignored: string[]): Promise<TriageCase[]> {
+  const rel = (p: string): string => relative(base, p) || basename(p);
+  if (await isUnpackedBundle(dir)) return [{ name: rel(dir), path: dir }];
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const bundles: string[] = [];
+  const logs: string[] = [];
+  const others: string[] = [];
+  const nested: TriageCase[] = [];
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isFile()) {
+      const kind = await kindOf(full);
+      if (kind === 'bundle') bundles.push(full);
+      else if (kind === 'installer-output') logs.push(full);
+      else others.push(full);
+    } else if (e.isDirectory() && !e.name.startsWith('.')) {
+      if (await isUnpackedBundle(full)) bundles.push(full);
+      else if (depth < MAX_DEPTH) nested.push(...(await casesIn(full, base, depth + 1, ignored)));
+    }
+    // Symlinks and special files are never followed.
+  }
+  // One bundle (or the installer's output alone) and no case below: the folder is the case.
+  if (nested.length === 0 && (bundles.length === 1 || (bundles.length === 0 && logs.length > 0))) {
+    const only: TriageCase = { name: rel(dir), path: dir };
+    const rest = [...(bundles.length === 0 ? logs.slice(1) : []), ...others].map((p) => relative(dir, p));
+    if (rest.length > 0) only.ignored = rest.sort();
+    return [only];
+  }
+  // Several bundles: each is a case of its own; a log beside them belongs to none of them.
+  ignored.push(...logs.map(rel), ...others.map(rel));
+  return [...bundles.map((p) => ({ name: rel(p), path: p })), ...nested];
+}
+
+/** The cases for the arguments: files are cases as given, folders are searched. */
+export async function collectCases(args: readonly string[]): Promise<CollectedCases> {
+  const cases: TriageCase[] = [];
+  const ignored: string[] = [];
   for (const arg of args) {
     const st = await stat(arg).catch(() => undefined);
-    if (!st) {
-      out.push(arg); // reported as unreadable, with the reason
+    if (!st?.isDirectory()) {
+      cases.push({ name: basename(arg), path: arg }); // a missing file is reported as unreadable, with the reason
       continue;
     }
-    if (!st.isDirectory() || (await isUnpackedBundle(arg))) {
-      out.push(arg);
-      continue;
-    }
-    for (const name of (await readdir(arg)).sort()) {
-      if (name.startsWith('.')) continue;
-      out.push(join(arg, name));
-    }
+    cases.push(...(await casesIn(arg, arg, 0, ignored)));
   }
-  return out;
+  return { cases, ignored };
+}
+
+/** The paths to analyze for the arguments (see collectCases). */
+export async function collectBundles(args: readonly string[]): Promise<string[]> {
+  return (await collectCases(args)).cases.map((c) => c.path);
+}
+
+/**
+ * Whether a case belongs to shard `index` of `count`: by a hash of its name, so every pod of a
+ * job, given the same tree, agrees on the split without talking to the others.
+ */
+export function inShard(name: string, index: number, count: number): boolean {
+  if (count <= 1) return true;
+  return createHash('sha256').update(name).digest().readUInt32BE(0) % count === index;
 }
