@@ -4,13 +4,21 @@ import { redactDeep } from '../redact/redact.js';
 import { renderDiffText } from '../report/diff-text.js';
 import { loadRules } from '../rules/load-rules.js';
 import { EXIT_OK } from './exit-codes.js';
-import { emit } from './output.js';
+import { emit, textWidth, type WidthFlags } from './output.js';
 import { VERSION } from './version.js';
 
-export async function runDiff(good: string, bad: string, opts: { format: string; output?: string; rules?: string; redact: boolean }): Promise<number> {
+export interface DiffOptions extends WidthFlags {
+  format: string;
+  output?: string;
+  rules?: string;
+  redact: boolean;
+}
+
+export async function runDiff(good: string, bad: string, opts: DiffOptions): Promise<number> {
+  const width = opts.format === 'json' ? undefined : textWidth(opts);
   const { rules } = loadRules(opts.rules);
   const raw = await diffBundles(good, bad, rules, VERSION);
   const d = opts.redact ? redactDeep(raw) : raw;
-  await emit(opts.format === 'json' ? `${JSON.stringify(d, null, 2)}\n` : renderDiffText(d), opts.output);
+  await emit(opts.format === 'json' ? `${JSON.stringify(d, null, 2)}\n` : renderDiffText(d, { ...(width !== undefined ? { width } : {}) }), opts.output);
   return EXIT_OK;
 }

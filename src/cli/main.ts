@@ -3,7 +3,9 @@
 // line on stderr and an exit code (0 ok, 1 failure diagnosed, 2 usage or unreadable input).
 import { Command, CommanderError, Option } from 'commander';
 import { redactText } from '../redact/redact.js';
+import { termText } from '../report/escape.js';
 import { EXIT_ERROR, UsageError } from './exit-codes.js';
+import { guardStdout, writeStdout } from './output.js';
 // Commands are imported in their actions: a run loads only the command it runs (start-up time).
 import type { runAnalyze } from './analyze-command.js';
 import type { runDiff } from './diff-command.js';
@@ -14,7 +16,7 @@ import { addLimitOptions } from './limits.js';
 import { VERSION } from './version.js';
 
 function fail(message: string): number {
-  process.stderr.write(`bootlens: ${redactText(message).split('\n')[0]}\n`);
+  process.stderr.write(`bootlens: ${termText(redactText(message).split('\n')[0])}\n`);
   return EXIT_ERROR;
 }
 
@@ -35,7 +37,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--install-log <file>', "the installer's .openshift_install.log, when it is not in the bundle")
-    .option('--no-redact', 'show secrets found in the bundle (default: redacted)');
+    .option('--no-redact', 'show secrets found in the bundle (default: redacted)')
+    .option('--width <columns>', 'fit text to this many columns (default: COLUMNS or the terminal)')
+    .option('--wide', 'full lines and table cells, whatever the width');
   addLimitOptions(program.commands[program.commands.length - 1]).action(async (bundle: string, opts: Parameters<typeof runInspect>[1]) => {
     setExit(await (await import('./inspect-command.js')).runInspect(bundle, opts));
   });
@@ -50,7 +54,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--ignore <file>', 'suppression file: rule ids, optional host/message filters and a reason')
     .option('--install-log <file>', "the installer's .openshift_install.log, when it is not in the bundle")
     .option('--timing', 'record how long each rule took')
-    .option('--no-redact', 'show secrets found in the bundle (default: redacted)');
+    .option('--no-redact', 'show secrets found in the bundle (default: redacted)')
+    .option('--width <columns>', 'fit text to this many columns (default: COLUMNS or the terminal)')
+    .option('--wide', 'full log lines and table cells, whatever the width');
   addSimilarityOptions(program.commands[program.commands.length - 1], 'lexical');
   addLimitOptions(program.commands[program.commands.length - 1]).action(async (bundles: string[], opts: Parameters<typeof runAnalyze>[1]) => {
     setExit(await (await import('./analyze-command.js')).runAnalyze(bundles, opts));
@@ -81,6 +87,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('-o, --output <file>', 'write there instead of stdout')
     .option('--rules <dir>', 'rules folder')
     .option('--no-redact', 'show secrets found in the bundles (default: redacted)')
+    .option('--width <columns>', 'fit text to this many columns (default: COLUMNS or the terminal)')
+    .option('--wide', 'full lines, whatever the width')
     .action(async (good: string, bad: string, opts: Parameters<typeof runDiff>[2]) => setExit(await (await import('./diff-command.js')).runDiff(good, bad, opts)));
 
   const kb = program.command('kb').description('the known-issue knowledge base (rules/known-issues/)');
@@ -99,7 +107,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (bundle: string, o: { id: string; title: string; stage: string; category: string; fix: string[]; reference: string[]; rule?: string; out?: string; force?: boolean }) => {
       const { runKbAdd } = await import('./kb-command.js');
       const r = await runKbAdd({ bundle, id: o.id, title: o.title, stage: o.stage, category: o.category, fix: o.fix, references: o.reference, ...(o.rule ? { rule: o.rule } : {}), ...(o.out ? { out: o.out } : {}), ...(o.force ? { force: true } : {}) });
-      process.stdout.write(`wrote ${r.file}\n`);
+      await writeStdout(`wrote ${termText(r.file)}\n`);
       setExit(0);
     });
   kb.command('check')
@@ -109,7 +117,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (o: { healthy: string[]; against?: string[] }) => {
       const { formatKbCheck, kbCheckFailed, runKbCheck } = await import('./kb-command.js');
       const r = await runKbCheck({ healthy: o.healthy, ...(o.against ? { against: o.against } : {}) });
-      process.stdout.write(formatKbCheck(r));
+      await writeStdout(formatKbCheck(r));
       setExit(kbCheckFailed(r) ? 1 : 0);
     });
 
@@ -153,6 +161,8 @@ async function isInputError(err: unknown): Promise<boolean> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A closed stdout (`| head`) must never become an uncaught 'error' event.
+  guardStdout();
   let code = 0;
   const program = buildProgram((c) => {
     code = c;

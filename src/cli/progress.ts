@@ -1,4 +1,6 @@
 // Progress on stderr: a bar redrawn in place on a terminal, plain lines otherwise (CI logs).
+// Notes name bundles: escaped like every text report, so a file name cannot retitle the terminal.
+import { oneLine } from '../report/format.js';
 
 export class Progress {
   private readonly tty: boolean;
@@ -14,10 +16,10 @@ export class Progress {
   tick(done: number, note: string): void {
     if (this.tty) {
       const width = 24;
-      const filled = Math.round((done / Math.max(1, this.total)) * width);
-      this.stream.write(`\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${this.total} ${note.slice(0, 60).padEnd(60)}`);
+      const filled = Math.min(width, Math.max(0, Math.round((done / Math.max(1, this.total)) * width)));
+      this.stream.write(`\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${this.total} ${oneLine(note, 60).padEnd(60)}`);
     } else {
-      this.stream.write(`bootlens: ${done}/${this.total} ${note}\n`);
+      this.stream.write(`bootlens: ${done}/${this.total} ${oneLine(note, 1000)}\n`);
     }
   }
 

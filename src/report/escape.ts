@@ -1,4 +1,4 @@
-// Escaping for every report format: bundle text is hostile until escaped for HTML, JSON data islands, Markdown and XML.
+// Escaping for every report format: bundle text is hostile until escaped for the terminal, HTML, JSON data islands, Markdown and XML.
 
 /** ANSI CSI / OSC / two-byte escape sequences, as a terminal log line may carry them. */
 // eslint-disable-next-line no-control-regex
@@ -14,6 +14,36 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  */
 export function cleanText(text: string): string {
   return text.replace(ANSI_SEQUENCE, '').replace(CONTROL, ' ');
+}
+
+// Terminal
+
+/** Colour and style sequences (SGR): cosmetic in a log line, and able to hide text (conceal, black on black). */
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;:]*m/g;
+/** Whitespace controls: a line break or tab inside one field becomes a space. */
+// eslint-disable-next-line no-control-regex
+const TERM_SPACE = /[\t\n\r\u000b\u000c]/g;
+/** Characters a terminal acts on (C0, DEL, C1) and bidirectional overrides that reorder what is shown. */
+// eslint-disable-next-line no-control-regex
+const TERM_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The visible stand-in of one control character: its Unicode control picture (␛, ␇, ␀), or `<U+XXXX>`. */
+function visibleControl(c: string): string {
+  const code = c.charCodeAt(0);
+  if (code < 0x20) return String.fromCharCode(0x2400 + code);
+  if (code === 0x7f) return '\u2421';
+  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+/**
+ * Bundle text fit for a terminal, as one line: colour sequences dropped, line breaks and tabs
+ * as spaces, every other control character shown visibly (ESC as ␛, BEL as ␇), so no host,
+ * file or container name can move the cursor, retitle the window or hide what follows. The one
+ * escaping layer of every text renderer and the progress line.
+ */
+export function termText(text: string): string {
+  return text.replace(SGR, '').replace(TERM_SPACE, ' ').replace(TERM_UNSAFE, visibleControl);
 }
 
 /** One line: cleaned, line breaks and tabs as single spaces, trimmed; at most `max` characters. */

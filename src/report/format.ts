@@ -1,4 +1,7 @@
-// Formatting shared by every text renderer: times, sizes, one-line excerpts.
+// Formatting shared by every text renderer: times, sizes, one-line excerpts cut to the width
+// around what matters, table widths.
+import Table from 'cli-table3';
+import { termText } from './escape.js';
 
 /** `2026-11-22 10:15:04Z`, or `-`. */
 export function formatTime(t: number | undefined): string {
@@ -18,10 +21,129 @@ export function formatBytes(n: number): string {
   return i === 0 ? `${v} B` : `${v.toFixed(1)} ${units[i]}`;
 }
 
-/** One line of at most `max` characters, control characters shown as spaces. */
+/** The width text reports use when none is given (`--width`, `COLUMNS`, the terminal). */
+export const DEFAULT_WIDTH = 100;
+/** Narrower than this, nothing readable fits: widths below are raised to it. */
+export const MIN_WIDTH = 40;
+
+const ELLIPSIS = '…';
+
+/** A width fit for layout: at least MIN_WIDTH; `Infinity` (`--wide`) stays, meaning "never cut". */
+export function layoutWidth(width: number | undefined): number {
+  if (width === undefined || Number.isNaN(width)) return DEFAULT_WIDTH;
+  return Math.max(MIN_WIDTH, Math.floor(width));
+}
+
+/** One line of at most `max` characters, escaped for the terminal (control characters shown visibly). */
 export function oneLine(text: string | undefined, max = 100): string {
   if (!text) return '';
+  const flat = termText(text).replace(/ {2,}/g, ' ').trim();
+  return flat.length > max ? `${slice(flat, 0, max - 1)}${ELLIPSIS}` : flat;
+}
+
+/** `text.slice(from, to)` that never splits a surrogate pair (an emoji in a log line stays whole or goes). */
+function slice(text: string, from: number, to: number): string {
+  let a = Math.max(0, from);
+  let b = Math.min(text.length, to);
+  if (a > 0 && isLowSurrogate(text.charCodeAt(a))) a++;
+  if (b < text.length && isLowSurrogate(text.charCodeAt(b))) b--;
+  return text.slice(a, Math.max(a, b));
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** A part of a line that matters (UTF-16 offsets into the line, end exclusive). */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * A log line fit into `width` columns, escaped for the terminal. When it must be cut and a
+ * `match` is given, the window is cut around the match (with … at each cut end), so the part
+ * a finding is about is never the part that is dropped; without one the line keeps its start.
+ * `Infinity` keeps the whole line.
+ */
+export function fitLine(text: string, width: number, match?: Span): string {
+  // Escaped piecewise so the match's offsets still hold after escaping changes lengths.
+  const valid = match && match.start >= 0 && match.end > match.start && match.end <= text.length ? match : undefined;
+  const pre = termText(valid ? text.slice(0, valid.start) : text);
+  const hit = valid ? termText(text.slice(valid.start, valid.end)) : '';
+  const post = valid ? termText(text.slice(valid.end)) : '';
+  const line = pre + hit + post;
+  if (line.length <= width) return line;
+  const w = Math.max(MIN_WIDTH / 2, width);
+  const start = pre.length;
+  const end = start + hit.length;
+  if (!valid || end <= w - 1) return `${slice(line, 0, w - 1)}${ELLIPSIS}`;
+  if (line.length - start <= w - 1) return `${ELLIPSIS}${slice(line, line.length - (w - 1), line.length)}`;
+  // The match alone is wider than the window: show its beginning.
+  if (hit.length >= w - 2) return `${ELLIPSIS}${slice(line, start, start + w - 2)}${ELLIPSIS}`;
+  const lo = start - Math.floor((w - 2 - hit.length) / 2);
+  return `${ELLIPSIS}${slice(line, lo, lo + w - 2)}${ELLIPSIS}`;
+}
+
+/** ` (×N)` for a line that occurred N > 1 times, else nothing. */
+export function repeatsNote(repeats: number | undefined): string {
+  return repeats !== undefined && Number.isFinite(repeats) && repeats > 1 ? ` (×${Math.floor(repeats)})` : '';
+}
+
+/** Text without colour sequences, for measuring how wide it shows. */
+function visibleLength(text: string): number {
+  let widest = 0;
   // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  for (const l of text.replace(/\u001b\[[0-9;]*m/g, '').split('\n')) widest = Math.max(widest, l.length);
+  return widest;
+}
+
+/**
+ * Column widths (padding and borders included, as cli-table3 counts them) that fit a table
+ * into `width`: the widest columns give way first, none below a few characters. Undefined when
+ * the table fits as it is, or for `Infinity`.
+ */
+export function tableWidths(rows: readonly (readonly string[])[], width: number): number[] | undefined {
+  if (!Number.isFinite(width) || rows.length === 0) return undefined;
+  // Loops, not spreads: a table may have a quarter of a million rows.
+  let cols = 0;
+  for (const r of rows) cols = Math.max(cols, r.length);
+  const widths = new Array<number>(cols).fill(3);
+  for (const r of rows) for (let i = 0; i < r.length; i++) widths[i] = Math.max(widths[i], visibleLength(r[i]) + 2);
+  // One border per column and one closing border.
+  const budget = width - (cols + 1);
+  let total = widths.reduce((a, b) => a + b, 0);
+  if (total <= budget) return undefined;
+  const floor = 8;
+  while (total > budget) {
+    let widest = 0;
+    for (let i = 1; i < cols; i++) if (widths[i] > widths[widest]) widest = i;
+    if (widths[widest] <= floor) break;
+    let second = floor;
+    for (let i = 0; i < cols; i++) if (i !== widest) second = Math.max(second, widths[i]);
+    const cut = Math.max(1, Math.min(total - budget, widths[widest] - second + 1));
+    widths[widest] -= cut;
+    total -= cut;
+  }
+  return widths;
+}
+
+export interface TableOptions {
+  /** Columns whose cells are this code's own text (colour included), not escaped. */
+  trusted?: readonly number[];
+}
+
+/**
+ * A table without rules between rows, every cell escaped for the terminal (a multi-line cell
+ * keeps its lines), its columns narrowed to fit `width` (`Infinity` keeps them as wide as they are).
+ */
+export function renderTable(head: readonly string[], rows: readonly (readonly string[])[], width: number, opts: TableOptions = {}): string {
+  const trusted = new Set(opts.trusted ?? []);
+  const cells = rows.map((r) => r.map((c, i) => (trusted.has(i) ? c : c.split('\n').map(termText).join('\n'))));
+  const colWidths = tableWidths([head, ...cells], width);
+  const chars = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+  // Narrowed cells wrap (at spaces; a longer word is cut with …) rather than lose their end.
+  const t = new Table({ head: [...head], chars, style: { head: [], border: [] }, ...(colWidths ? { colWidths, wordWrap: true } : {}) });
+  for (const r of cells) t.push(r);
+  return t.toString();
 }

@@ -1,16 +1,29 @@
 // Renders what `bootlens inspect` found in a bundle as terminal tables. Reads the model only.
-import Table from 'cli-table3';
+// Every bundle string goes through the terminal escaping of format.ts (oneLine, renderTable).
 import type { Bundle, Host, Journal, LogSummary, ServiceRecord } from '../model/types.js';
 import { bundleHosts } from '../model/walk.js';
-import { formatBytes, formatTime, oneLine } from './format.js';
+import { formatBytes, formatTime, layoutWidth, oneLine, renderTable } from './format.js';
 
+export interface InspectTextOptions {
+  /** Columns to fit tables into; `Infinity` for full lines (`--wide`). */
+  width?: number;
+}
 
+/** Rows under a heading, rendered once all are known (column widths depend on every row). */
+class Rows {
+  readonly rows: string[][] = [];
+  constructor(
+    readonly head: string[],
+    private readonly width: number,
+  ) {}
 
+  push(row: string[]): void {
+    this.rows.push(row);
+  }
 
-function table(head: string[]): Table.Table {
-  // No rule between rows: long tables stay readable in a terminal and in a ticket.
-  const chars = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
-  return new Table({ head, chars, style: { head: [], border: [] }, wordWrap: true });
+  toString(): string {
+    return renderTable(this.head, this.rows, this.width);
+  }
 }
 
 function hostLabel(h: Host): string {
@@ -43,10 +56,12 @@ function logRow(label: string, log: LogSummary): string[] {
 }
 
 /** The full inspect report as text. */
-export function renderInspectText(bundle: Bundle): string {
+export function renderInspectText(bundle: Bundle, opts: InspectTextOptions = {}): string {
+  const width = layoutWidth(opts.width);
+  const table = (head: string[]): Rows => new Rows(head, width);
   const out: string[] = [];
   const m = bundle.meta;
-  out.push(`Bundle ${m.name}: ${m.format}, ${m.entries} entries, ${formatBytes(m.bytes)} uncompressed${m.gatherId ? `, gather id ${m.gatherId}` : ''}`);
+  out.push(`Bundle ${oneLine(m.name, 300)}: ${m.format}, ${m.entries} entries, ${formatBytes(m.bytes)} uncompressed${m.gatherId ? `, gather id ${oneLine(m.gatherId, 40)}` : ''}`);
   const layout: string[] = [];
   if (m.layout.bootstrapInPlace) layout.push('single-node (bootstrap-in-place) layout');
   if (m.layout.nestedArchives.length > 0) layout.push(`${m.layout.nestedArchives.length} nested archive(s) read through`);
@@ -133,7 +148,7 @@ export function renderInspectText(bundle: Bundle): string {
     if (c.csrs) lines.push(`  CSRs: ${c.csrs.length} (${c.csrs.filter((x) => x.state === 'Pending').length} Pending)`);
     if (c.clusterVersion?.[0]) {
       const cv = c.clusterVersion[0];
-      lines.push(`  cluster version: ${cv.desiredVersion ?? '-'} ${cv.history[0]?.state ?? ''}`.trimEnd());
+      lines.push(`  cluster version: ${oneLine(cv.desiredVersion ?? '-', 80)} ${oneLine(cv.history[0]?.state ?? '', 40)}`.trimEnd());
     }
     out.push('', 'Cluster resources', ...lines);
     if (c.clusterOperators && c.clusterOperators.length > 0) {
@@ -145,7 +160,7 @@ export function renderInspectText(bundle: Bundle): string {
       }
       out.push(ops.toString());
     }
-    if (bad.length > 0) out.push(`  unreadable resource files: ${bad.map((f) => `${f.name} (${f.status}${f.message ? `: ${oneLine(f.message, 60)}` : ''})`).join(', ')}`);
+    if (bad.length > 0) out.push(`  unreadable resource files: ${oneLine(bad.map((f) => `${f.name} (${f.status}${f.message ? `: ${oneLine(f.message, 60)}` : ''})`).join(', '), 2000)}`);
   }
 
   const logs = table(['Log', 'Lines', 'From', 'To']);
@@ -165,7 +180,7 @@ export function renderInspectText(bundle: Bundle): string {
   if (anyLog) out.push('', 'Other logs', logs.toString());
   const il = bundle.installerLog;
   if (il) {
-    out.push(`  installer ${il.version ?? 'version unknown'}; bootstrap ${il.bootstrapComplete ? 'complete' : 'not complete'}; ${il.failures.length} failure line(s); ${il.operatorConditions.length} operator condition(s)`);
+    out.push(`  installer ${oneLine(il.version ?? 'version unknown', 80)}; bootstrap ${il.bootstrapComplete ? 'complete' : 'not complete'}; ${il.failures.length} failure line(s); ${il.operatorConditions.length} operator condition(s)`);
   }
   const gl = bundle.gatherLog;
   if (gl && (gl.noMasters || gl.errors.length > 0)) {

@@ -1,4 +1,5 @@
-// Renders a triage summary as terminal text or Markdown. Reads the summary only.
+// Renders a triage summary as terminal text or Markdown. Reads the summary only; every bundle
+// string goes through the terminal escaping of format.ts (text) or the Markdown escaping (md).
 import type { TriageSummary } from '../triage/summary.js';
 import { mdCell as markdownCell } from './escape.js';
 import { formatTime, oneLine } from './format.js';
@@ -14,13 +15,13 @@ export function renderTriageText(s: TriageSummary): string {
   out.push('');
   for (const g of s.groups) {
     const sig = g.signature;
-    out.push(`${String(g.count).padStart(5)}  ${sig.id}  ${sig.stage ?? sig.template} / ${sig.category ?? '-'}${sig.ruleId ? ` [${sig.ruleId}]` : ''}`);
+    out.push(`${String(g.count).padStart(5)}  ${oneLine(sig.id, 40)}  ${oneLine(sig.stage ?? sig.template, 120)} / ${oneLine(sig.category ?? '-', 60)}${sig.ruleId ? ` [${oneLine(sig.ruleId, 120)}]` : ''}`);
     if (sig.stage) out.push(`       ${oneLine(sig.template, 120)}`);
-    out.push(`       seen ${formatTime(g.firstSeen)} → ${formatTime(g.lastSeen)}; e.g. ${g.examples.join(', ')}`);
+    out.push(`       seen ${formatTime(g.firstSeen)} → ${formatTime(g.lastSeen)}; e.g. ${oneLine(g.examples.join(', '), 400)}`);
   }
   if (s.unreadable.length > 0) {
     out.push('', `Unreadable (${s.unreadable.length}):`);
-    for (const u of s.unreadable) out.push(`  ${u.bundle}: ${oneLine(u.error, 120)}`);
+    for (const u of s.unreadable) out.push(`  ${oneLine(u.bundle, 200)}: ${oneLine(u.error, 120)}`);
   }
   return out.join('\n') + '\n';
 }

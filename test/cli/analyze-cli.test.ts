@@ -118,7 +118,7 @@ describe('bootlens analyze (CLI)', () => {
 
 describe('bootlens inspect (CLI)', () => {
   it('prints hosts and journals, or the model as JSON, and exits 0', () => {
-    const t = run(['inspect', bundle]);
+    const t = run(['inspect', bundle, '--wide']);
     expect(t.code).toBe(0);
     expect(t.stdout).toContain('master 10.0.0.7 (master-2.ocp4.example.com)');
     expect(t.stdout).toMatch(/bootkube\s+│ 10\s+│ 2026-11-22 10:14:58Z/);
