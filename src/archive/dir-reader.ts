@@ -5,9 +5,25 @@ import { lstat, opendir, readlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { emptyBody, type ArchiveEntry, type EntryHandler, type ProblemSink } from './entry.js';
 
+export interface DirReadOptions {
+  /** Stops the walk between entries (the walker's limits). */
+  signal?: AbortSignal;
+  /** Sees every byte read from disk (the bomb guard's bytes in). */
+  onRead?: (bytes: number) => void;
+}
+
+/** Counts a file's bytes as they are read from disk. */
+async function* counted(stream: AsyncIterable<Buffer>, onRead: (bytes: number) => void): AsyncIterable<Buffer> {
+  for await (const chunk of stream) {
+    onRead(chunk.length);
+    yield chunk;
+  }
+}
+
 /** Walks `root`; entry paths start with the folder's own name (`log-bundle-<ID>/...`). */
-export async function readDirectory(root: string, handler: EntryHandler, report: ProblemSink): Promise<{ entries: number }> {
+export async function readDirectory(root: string, handler: EntryHandler, report: ProblemSink, options: DirReadOptions = {}): Promise<{ entries: number }> {
   let entries = 0;
+  const { signal, onRead } = options;
   async function walk(dir: string, rel: string): Promise<void> {
     let names: string[];
     try {
@@ -20,6 +36,7 @@ export async function readDirectory(root: string, handler: EntryHandler, report:
     }
     names.sort();
     for (const name of names) {
+      if (signal?.aborted) return;
       const full = join(dir, name);
       const path = `${rel}/${name}`;
       let st;
@@ -38,7 +55,7 @@ export async function readDirectory(root: string, handler: EntryHandler, report:
         await handler({ path, type: 'symlink', linkTarget: target, body: emptyBody(), mtime: st.mtimeMs });
       } else if (st.isFile()) {
         const stream = createReadStream(full, { highWaterMark: 256 * 1024 });
-        const entry: ArchiveEntry = { path, type: 'file', size: st.size, mtime: st.mtimeMs, body: stream };
+        const entry: ArchiveEntry = { path, type: 'file', size: st.size, mtime: st.mtimeMs, body: onRead ? counted(stream, onRead) : stream };
         try {
           await handler(entry);
         } catch (err) {

@@ -62,6 +62,8 @@ export interface WalkResult {
   entries: number;
   bytes: number;
   nestedArchives: string[];
+  /** Set when a limit stopped the walk before the end: what was not read. */
+  stopped?: string;
 }
 
 const ARCHIVE_EXT = /\.(tar\.gz|tgz|tar|zip|gz)$/i;
@@ -78,6 +80,13 @@ class Walker {
   /** Bytes read from disk, for the decompression ratio. */
   rawBytes = 0;
   readonly nested: string[] = [];
+  /** Why the walk stopped before the end, when a limit stopped it. */
+  stopped: string | undefined;
+  /** Files and links, for the entry limit; folders have their own count and never use it up. */
+  private files = 0;
+  private folders = 0;
+  /** Paths already read: a second entry with the same path would silently replace the first. */
+  private readonly seen = new Set<string>();
   private readonly stop = new AbortController();
 
   constructor(
@@ -94,24 +103,33 @@ class Walker {
   async entry(entry: ArchiveEntry, display: string, logical: string, depth: number): Promise<void> {
     const path = display ? `${display}!/${entry.path}` : entry.path;
     const logicalPath = logical ? `${logical}/${entry.path}` : entry.path;
-    if (this.stop.signal.aborted) return drain(entry.body);
-    if (++this.entries > this.limits.maxEntries) {
-      this.halt({ kind: 'limit', file: path, message: `more than ${this.limits.maxEntries} entries: the rest was not read` });
-      return drain(entry.body);
+    // An entry not read is left to its source, which skips its bytes (tar) or never reads them.
+    if (this.stop.signal.aborted) return;
+    this.entries++;
+    const folder = entry.type === 'directory';
+    if ((folder ? ++this.folders : ++this.files) > this.limits.maxEntries) {
+      const what = folder ? 'folders' : 'entries';
+      this.halt({ kind: 'limit', file: path, message: `more than ${this.limits.maxEntries} ${what}: the rest was not read` });
+      return;
     }
     const unsafe = entry.unsafe ?? unsafePath(entry.path);
     if (unsafe) {
       this.report({ kind: 'unsafe-path', file: path, message: `${unsafe}: recorded, not read` });
-      return drain(entry.body);
+      return;
     }
+    if (folder) return;
+    if (this.seen.has(path)) {
+      this.report({ kind: 'corrupt-entry', file: path, message: 'a second entry with the same path: not read (the first one was)' });
+      return;
+    }
+    this.seen.add(path);
     if (entry.type === 'symlink' || entry.type === 'hardlink') {
       const target = entry.linkTarget ?? '';
-      if (target.startsWith('/') || target.split('/').includes('..')) {
-        this.report({ kind: 'link-not-followed', file: path, message: `${entry.type} to ${target}: not followed` });
-      }
-      return drain(entry.body);
+      const escapes = target.startsWith('/') || /^[a-z]:/i.test(target) || target.replace(/\\/g, '/').split('/').includes('..');
+      this.report({ kind: 'link-not-followed', file: path, message: `${entry.type} to ${target}${escapes ? '' : ' (inside the bundle)'}: not followed` });
+      return;
     }
-    if (entry.type !== 'file') return drain(entry.body);
+    if (entry.type !== 'file') return;
     const counted = this.count(entry.body, path);
     const { head, body } = await peek(counted);
     await this.content(head, body, { path, logicalPath, size: entry.size, mtime: entry.mtime }, depth);
@@ -133,7 +151,7 @@ class Walker {
       }
     }
     if (format === 'gzip') {
-      const inner = await peek(gunzip(body), 1024);
+      const inner = await peek(gunzip(body, this.report, file.path), 1024);
       if (isEmptyTar(inner.head)) {
         this.report({ kind: 'empty', file: file.path, message: 'an empty archive' });
         return;
@@ -160,7 +178,7 @@ class Walker {
         return;
       }
       this.nested.push(file.path);
-      await readZipBuffer(buffer, (e) => this.entry(e, file.path, nestedLogical, depth + 1), this.report, file.path);
+      await readZipBuffer(buffer, (e) => this.entry(e, file.path, nestedLogical, depth + 1), this.report, file.path, { signal: this.signal });
       return;
     }
     await this.deliverSafely(head, body, file);
@@ -219,7 +237,10 @@ class Walker {
   }
 
   private halt(problem: ReadProblem): void {
-    if (!this.stop.signal.aborted) this.report(problem);
+    if (!this.stop.signal.aborted) {
+      this.report(problem);
+      this.stopped = problem.message;
+    }
     this.stop.abort();
   }
 }
@@ -265,9 +286,13 @@ export async function walkBundle(
     entries: walker.entries,
     bytes: walker.bytes,
     nestedArchives: walker.nested,
+    ...(walker.stopped ? { stopped: walker.stopped } : {}),
   });
   if (st.isDirectory()) {
-    await readDirectory(inputPath, (e) => walker.entry(e, '', '', 0), report);
+    const onRead = (n: number): void => {
+      walker.rawBytes += n;
+    };
+    await readDirectory(inputPath, (e) => walker.entry(e, '', '', 0), report, { signal: walker.signal, onRead });
     return result('directory');
   }
   if (!st.isFile()) throw new InputError(`not a file or folder: ${inputPath}`);
@@ -279,7 +304,7 @@ export async function walkBundle(
   try {
     switch (format) {
       case 'gzip': {
-        const inner = await peek(gunzip(body), FILE_SNIFF_BYTES).catch(() => undefined);
+        const inner = await peek(gunzip(body, report, name), FILE_SNIFF_BYTES).catch(() => undefined);
         if (!inner || inner.head.length === 0) throw new InputError(`${inputPath} is a gzip file that cannot be decompressed`);
         if (isEmptyTar(inner.head)) return result('tar.gz');
         if (detectFormat(inner.head) === 'tar') {
@@ -297,7 +322,14 @@ export async function walkBundle(
         return result('tar');
       case 'zip':
         stream.destroy();
-        await readZipFile(inputPath, (e) => walker.entry(e, '', '', 0), report, name);
+        // Bytes in are the bytes the zip reader reads, not the head read to detect it.
+        walker.rawBytes = 0;
+        await readZipFile(inputPath, (e) => walker.entry(e, '', '', 0), report, name, {
+          signal: walker.signal,
+          onRead: (n) => {
+            walker.rawBytes += n;
+          },
+        });
         return result('zip');
       case 'bzip2':
       case 'xz':

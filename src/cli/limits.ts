@@ -1,5 +1,6 @@
 // The reader's limits as command-line flags (`--max-bytes 2G`, ...), each with the default the
 // reader uses when the flag is absent.
+import { availableParallelism } from 'node:os';
 import { Option, type Command } from 'commander';
 import { DEFAULT_READ_LIMITS } from '../archive/walk-bundle.js';
 import type { ReadOptions } from '../ingest/read-bundle.js';
@@ -14,6 +15,24 @@ export function parseSize(value: string, flag: string): number {
   if (!m) throw new UsageError(`${flag} expects a number with an optional K/M/G/T suffix, not '${value}'`);
   const n = Math.floor(Number(m[1]) * UNITS[m[2].toLowerCase()]);
   if (n < 1) throw new UsageError(`${flag} must be at least 1`);
+  return n;
+}
+
+/**
+ * Worker threads a machine with `cores` cores is given at most: a worker holds a bundle's model
+ * and its own heap, so workers beyond the cores add memory (256 on two cores: 3.2 GB) and no speed.
+ */
+export function maxJobs(cores: number = availableParallelism()): number {
+  return Math.max(2, cores * 2);
+}
+
+/** `--jobs N` read: a whole number from 1 to maxJobs(); anything else is a usage error. */
+export function parseJobs(value: string, cores: number = availableParallelism()): number {
+  const max = maxJobs(cores);
+  const n = /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new UsageError(`--jobs must be a whole number from 1 to ${max} (${cores} core${cores === 1 ? '' : 's'} here: more workers only add memory), not '${value}'`);
+  }
   return n;
 }
 

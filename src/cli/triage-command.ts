@@ -9,6 +9,7 @@ import { analyzeMany } from '../triage/pool.js';
 import { parseRecords, type TriageRecord } from '../triage/record.js';
 import { summarize } from '../triage/summary.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
+import { parseJobs } from './limits.js';
 import { emit } from './output.js';
 import { Progress } from './progress.js';
 import { similarityOptionsFrom, type SimilarityFlags } from './similarity-flags.js';
@@ -37,9 +38,7 @@ export function shardOf(value: string | undefined): { index: number; count: numb
 
 function jobsOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`--jobs must be a whole number from 1 to 256, not '${value}'`);
-  return n;
+  return parseJobs(value);
 }
 
 async function mergeRecords(files: string[]): Promise<TriageRecord[]> {

@@ -27,7 +27,7 @@ import type { Parsed } from '../parsers/parsed.js';
 import { parseServiceRecords } from '../parsers/service-records.js';
 import { parseStaticPods } from '../parsers/static-pod.js';
 import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
-import { stripBom } from '../parsers/text-input.js';
+import { decodeText, sniffEncoding, utf16ToUtf8 } from '../parsers/text-input.js';
 import { classifyPath, logSource, type HostSelector, type SourceSpec } from '../specs/layout.js';
 import type { LogRef, SourceId } from '../specs/source-id.js';
 import { gatherIdTime } from '../text/time.js';
@@ -63,6 +63,8 @@ export interface ReadOptions {
 }
 
 const DEFAULT_MAX_LINE = 64 * 1024;
+/** Bytes looked at to tell a file's text encoding. */
+const TEXT_SNIFF_BYTES = 4096;
 const DEFAULT_MAX_STRUCTURED = 48 * 1024 * 1024;
 
 class TooLarge extends Error {}
@@ -75,7 +77,7 @@ async function readText(body: AsyncIterable<Buffer>, max: number): Promise<strin
     if (size > max) throw new TooLarge(`larger than ${max} bytes: not parsed`);
     chunks.push(c);
   }
-  return stripBom(Buffer.concat(chunks).toString('utf8'));
+  return decodeText(Buffer.concat(chunks));
 }
 
 /** Specs whose files are JSON, checked for depth before parsing. */
@@ -131,6 +133,10 @@ class Router {
       this.referenceTime = gathered;
       this.fromGatherId = true;
     }
+    // UTF-16 text (as Windows tools write it) is read as the UTF-8 every parser expects.
+    const first = await peek(file.body, TEXT_SNIFF_BYTES);
+    const encoding = sniffEncoding(first.head);
+    file = { ...file, body: encoding === 'utf-8' ? first.body : utf16ToUtf8(first.body, encoding) };
     let spec = cls.spec;
     if (!spec) {
       // The installer's output is found by its content, whatever its name or place.
@@ -417,7 +423,9 @@ export async function readBundle(inputPath: string, options: ReadOptions = {}): 
     entries += extra.entries;
     bytes += extra.bytes;
   }
-  const damaged = router.builder.problems.some((p) => p.kind === 'truncated-archive' || p.kind === 'corrupt-archive' || p.kind === 'empty');
+  // A read that broke off or was stopped by a limit is a partial bundle, not "no bundle".
+  const damaged =
+    walk.stopped !== undefined || router.builder.problems.some((p) => p.kind === 'truncated-archive' || p.kind === 'corrupt-archive' || p.kind === 'empty');
   if (router.classified === 0 && !damaged) {
     const hint = router.mustGatherLike > 0 ? ' (it looks like an `oc adm must-gather` folder, which bootlens does not read)' : '';
     throw new InputError(`${inputPath} is not an installer log bundle: no bootstrap/, control-plane/, resources/ or gather.log inside${hint}`);
