@@ -10,7 +10,7 @@ import { stageIndex } from '../taxonomy.js';
 import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
 import type { StageState, Timeline } from '../timeline/types.js';
 import type { SimilarIssue, SimilarityMode } from '../similarity/match.js';
-import { decideVerdict, type Verdict } from '../verdict/verdict.js';
+import { decideVerdict, stagesWithFindings, type Verdict } from '../verdict/verdict.js';
 import { verdictOfPartialRead } from '../archive/partial-read.js';
 import { SimilarityStep, type SimilarityOptions } from './similarity-step.js';
 import { applySuppressions, type Suppression } from './suppressions.js';
@@ -70,11 +70,12 @@ export interface SimilarityFound {
 
 /** Analyzes the model of an already-read bundle (used by tests and by `analyzeBundle`). */
 export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof ReadOptions | 'similarity'>, found?: SimilarityFound): AnalysisResult {
-  const timeline = buildTimeline(bundle);
-  const { findings, results } = runRules(options.rules, bundle, timeline);
+  const built = buildTimeline(bundle);
+  const { findings, results } = runRules(options.rules, bundle, built);
   // Suppressions are a judgement on findings and may change the verdict (it says so);
   // --min-severity only chooses what is shown: the verdict is drawn from every finding.
   const { kept, suppressed } = applySuppressions(findings, options.suppressions ?? []);
+  const timeline = stagesWithFindings(built, kept);
   const sorted = sortFindings(kept);
   const similar = found?.similar ?? [];
   // A read that stopped early or skipped data is never called healthy.

@@ -10,6 +10,7 @@ import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
 import { schemaValidator } from '../util/schema.js';
 import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
+import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
 import { matchedLines, resolveSource, sourceAppliesTo, type LogName, type ResourceName, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
 import type { Evidence, Finding, RuleContext, RuleMeta } from './types.js';
 
@@ -170,22 +171,6 @@ function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{([A-Za-z_]\w*)\}/g, (whole, key: string) => values[key] ?? whole);
 }
 
-function toEvidence(l: SourceLine): Evidence {
-  const e: Evidence = { file: l.file, text: l.text };
-  if (l.line !== undefined) e.line = l.line;
-  if (l.time !== undefined) e.time = l.time;
-  if (l.host) e.host = l.host;
-  if (l.before && l.before.length > 0) e.before = l.before;
-  if (l.after && l.after.length > 0) e.after = l.after;
-  return e;
-}
-
-/** Evidence to cite: the first occurrence and the last few, in order. */
-function pickEvidence(lines: SourceLine[], max = 4): SourceLine[] {
-  if (lines.length <= max) return lines;
-  return [lines[0], ...lines.slice(lines.length - (max - 1))];
-}
-
 /** A compiled YAML rule: its sources are its declared inputs. */
 export type YamlRule = DeclaredRule;
 
@@ -234,6 +219,7 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
       .map((s) => s.start as number)
       .sort((a, b) => a - b)[0];
     const kept: SourceLine[] = [];
+    const records = new Set<SourceLine>();
     const covered = new Set<number>();
     // A count threshold judges a whole log; in an excerpt (a few posted lines) it cannot be met.
     let excerptsOnly = true;
@@ -248,26 +234,39 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
         candidates.push(line);
       }
       if (candidates.length > 0 && persisted(candidates, instance, laterStart)) {
-        kept.push(...candidates);
+        for (const c of candidates) {
+          kept.push(c);
+          if (!instance.log) records.add(c);
+        }
         if (!instance.log || instance.log.lineCount > EXCERPT_LINES) excerptsOnly = false;
       }
     }
-    if (kept.length < (excerptsOnly ? 1 : minCount)) return [];
+    // Thresholds count attempts (a retry's burst of lines is one), each line once however many
+    // copies of its journal the bundle holds.
+    const lines = distinctLines(kept.sort((a, b) => (a.time ?? 0) - (b.time ?? 0)));
+    // Records (CSRs, operators, service records) are one each; log lines come in bursts.
+    const count = countAttempts(lines.filter((l) => !records.has(l))) + lines.filter((l) => records.has(l)).length;
+    if (count < (excerptsOnly ? 1 : minCount)) return [];
     if (requireAll && covered.size < match.matchers.length) return [];
-    kept.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
     const captures: Record<string, string> = {};
-    for (const l of kept) {
+    for (const l of lines) {
       for (const m of match.matchers) Object.assign(captures, m.test(l.text) ?? {});
     }
-    const hosts = [...new Set(kept.map((l) => l.host).filter((h): h is string => !!h))];
-    const values = { ...captures, host: hosts.join(', ') || 'the bundle', count: String(kept.length) };
-    return [
-      ctx.finding({
-        message: fill(rule.message, values),
-        evidence: pickEvidence(kept).map(toEvidence),
-        captures: values,
-      }),
-    ];
+    const hosts = [...new Set(lines.map((l) => l.host).filter((h): h is string => !!h))];
+    const values = { ...captures, host: hosts.join(', ') || 'the bundle', count: String(count) };
+    const finding = ctx.finding({
+      message: fill(rule.message, values),
+      evidence: pickFolded(foldRepeats(lines)).map((f) => toEvidence(f.line, { repeats: f.repeats, match: matchSpan(f.line.text, match.matchers) })),
+      captures: values,
+    });
+    // The finding spans every line it counted, not only the ones it cites.
+    const times = lines.map((l) => l.time).filter((x): x is number => x !== undefined);
+    if (times.length > 0) {
+      finding.firstTime = times[0];
+      finding.lastTime = times[times.length - 1];
+    }
+    if (hosts.length > 0) finding.hosts = hosts;
+    return [finding];
   }
 
   return {

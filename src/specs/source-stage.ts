@@ -183,10 +183,11 @@ const BOOTKUBE_MARKERS: [RegExp, StageId][] = [
   [/^Rendering /, 'render'],
   [/^Starting etcd|^Waiting for etcd cluster/, 'bootstrap-etcd'],
   [/^Starting cluster-bootstrap/, 'bootstrap-control-plane'],
-  [/^API is up|Pod Status:|^Created "|^Skipped "/, 'production-control-plane'],
+  // cluster-bootstrap tears its temporary control plane down at its end, failed or not.
+  [/^API is up|Pod Status:|^Created "|^Skipped "|^Tearing down temporary bootstrap control plane/, 'production-control-plane'],
   [/^Restoring CVO overrides|restore CVO overrides/, 'bootstrap-complete'],
   [/^Waiting for CEO to finish/, 'etcd-scaling'],
-  [/^Tearing down temporary bootstrap control plane|^bootkube\.service complete/, 'bootstrap-complete'],
+  [/^bootkube\.service complete/, 'bootstrap-complete'],
 ];
 
 // Without a marker before it, a bootkube line's own words say which step printed it.

@@ -175,8 +175,10 @@ function fromJournals(board: StageBoard, host: Host, apiAnswered: boolean): void
   const etcdWait = first('etcdWait') ?? first('etcdRetry');
   const cbStart = first('cbStart');
   const apiUp = first('apiUp') ?? first('cbWorking');
-  const podsStarted = first('podsStarted') ?? first('teardown');
   const podError = last('podStatusError');
+  // cluster-bootstrap tears down its control plane whether the pods came up or it gave up.
+  const teardown = first('teardown');
+  const podsStarted = first('podsStarted') ?? (teardown && !podError ? teardown : undefined);
   const cvo = first('cvoRestore');
   const ceo = first('ceoWait');
   const complete = first('complete');
@@ -204,7 +206,8 @@ function fromJournals(board: StageBoard, host: Host, apiAnswered: boolean): void
     board.decide('bootstrap-control-plane', state, 'bootkube journal', open(cbStart), { start: cbStart.time }, ['bootstrap']);
   }
   const podsDone = podsStarted ?? afterPods;
-  if (podsDone) {
+  // A pod-status error after the last sign of success (a restarted bootkube failing again) wins.
+  if (podsDone && !(podError && podError.line > podsDone.line)) {
     board.decide('production-control-plane', 'ok', 'bootkube journal', [ev(podsDone)], { start: apiUp?.time, end: podsDone.time }, ['bootstrap', 'masters']);
   } else if (podError) {
     board.decide('production-control-plane', 'failed', 'bootkube journal', [ev(podError)], { start: apiUp?.time, end: podError.time }, ['bootstrap', 'masters']);
@@ -328,10 +331,35 @@ function normalise(board: StageBoard): void {
   }
 }
 
+/**
+ * Containers a master's kubelet runs only once the master joined the cluster: anything but the
+ * static etcd-member pod of 4.1-4.3 (etcd-member and its init containers), which ran before.
+ */
+const PRE_JOIN_CONTAINERS = /^(?:etcd-member|discovery|certs|setup)$/;
+
+/** Masters whose own logs show pods running: they booted, got their ignition and joined. */
+function fromMasters(board: StageBoard, bundle: Bundle): void {
+  // Alone (a master's container log someone posted) it says too little to call any stage done.
+  if (bundle.masters.length === 0 || STAGES.every((id) => board.get(id).status === 'unknown')) return;
+  const joined = bundle.masters.filter((m) => m.containers.some((c) => (c.log?.lineCount ?? 0) > 0 && !PRE_JOIN_CONTAINERS.test(c.name ?? '')));
+  if (joined.length === 0) return;
+  const expected = Math.max(bundle.cluster?.masterNames?.length ?? 0, bundle.masters.length);
+  const first = joined.flatMap((m) => m.containers.map((c) => c.log?.source.file)).find((f): f is string => f !== undefined) ?? 'control-plane/';
+  const e: Evidence = { file: first, text: `${joined.length} of ${expected} masters run pods (${joined.map((m) => m.address).join(', ')})` };
+  board.decide('masters-provision', joined.length >= expected ? 'ok' : 'in-progress', 'masters\' containers', [e], {}, ['masters']);
+}
+
+/** bootkube or the installer saw the bootstrap API answer ("API is up", cluster-bootstrap creating manifests). */
+function bootstrapApiSeen(bundle: Bundle): boolean {
+  const host = bundle.bootstrap;
+  const bootkube = host?.journals['bootkube'] ?? host?.unitJournals['bootkube'];
+  return markerLines(bootkube, 'apiUp').length > 0 || markerLines(bootkube, 'cbWorking').length > 0 || bundle.installerLog?.apiUp !== undefined;
+}
+
 /** Builds the stage timeline of a bundle. */
 export function buildTimeline(bundle: Bundle): Timeline {
   const board = new StageBoard();
-  const apiAnswered = bundle.cluster?.files.some((f) => f.status === 'ok') ?? false;
+  const apiAnswered = (bundle.cluster?.files.some((f) => f.status === 'ok') ?? false) || bootstrapApiSeen(bundle);
   if (bundle.bootstrap) {
     fromServiceRecords(board, bundle.bootstrap, apiAnswered);
     fromJournals(board, bundle.bootstrap, apiAnswered);
@@ -339,6 +367,7 @@ export function buildTimeline(bundle: Bundle): Timeline {
   // The installer's output comes after the gather: its verdict on the operators is the latest.
   fromInstallerLog(board, bundle);
   fromResources(board, bundle);
+  fromMasters(board, bundle);
   normalise(board);
   return { stages: STAGES.map((id) => board.get(id)) };
 }

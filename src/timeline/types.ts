@@ -10,3 +10,8 @@ export type { Evidence, StageState, StageStatus } from '../result/types.js';
 export interface Timeline {
   stages: StageState[];
 }
+
+/** The temporary bootstrap API answered: what cluster-bootstrap's failure means depends on it. */
+export function bootstrapApiAnswered(t: Timeline): boolean {
+  return t.stages.some((s) => s.id === 'bootstrap-control-plane' && s.status === 'ok');
+}

@@ -83,6 +83,11 @@ const EXPLAINS: Partial<Record<CategoryId, readonly CategoryId[]>> = {
   'etcd-health': ['operator-degraded', 'unknown'],
 };
 
+/** `a`'s evidence began before `b`'s, by the bundle's own clock. */
+function startedBefore(a: Finding, b: Finding): boolean {
+  return a.firstTime !== undefined && b.firstTime !== undefined && a.firstTime < b.firstTime;
+}
+
 /**
  * The cause behind the top-ranked finding: a serious finding of the same or an earlier stage, in
  * a stage not seen complete, whose category explains the top one's (DNS behind an unhealthy etcd),
@@ -96,7 +101,9 @@ function explainedBy(top: Finding, ranked: readonly Finding[], timeline: Timelin
         f !== root &&
         // A serious finding, or a warning a rule written for it is sure of; never a bare lead.
         (f.severity === 'critical' || f.severity === 'error' || (f.severity === 'warning' && f.confidence !== 'low')) &&
-        stageIndex(f.stage) <= stageIndex(root.stage) &&
+        // A cause comes first: in the same or an earlier stage, or, on any host, earlier by the
+        // bundle's clock (masters' etcd failing its peers while cluster-bootstrap waits for them).
+        (stageIndex(f.stage) <= stageIndex(root.stage) || startedBefore(f, root)) &&
         !settled(f, timeline, true) &&
         (EXPLAINS[f.category] ?? []).includes(root.category),
     );
@@ -142,6 +149,23 @@ export interface VerdictInput {
 function settled(f: Finding, timeline: Timeline, evenImplied = false): boolean {
   const s = timeline.stages.find((x) => x.id === f.stage);
   return s?.status === 'ok' && (evenImplied || !(s.decidedBy ?? '').startsWith('implied'));
+}
+
+/**
+ * The stage table with the findings' word added: a stage a serious finding speaks of was reached,
+ * whatever the timeline could tell (masters' etcd failing while the bootstrap host waited), so it
+ * is never `not-reached`.
+ */
+export function stagesWithFindings(timeline: Timeline, findings: readonly Finding[]): Timeline {
+  const stages = timeline.stages.map((s) => {
+    if (s.status !== 'not-reached') return s;
+    const f = findings.find((x) => x.stage === s.id && (x.severity === 'critical' || x.severity === 'error'));
+    if (!f) return s;
+    const state: StageState = { ...s, status: 'in-progress', decidedBy: `finding ${f.ruleId}`, evidence: f.evidence.slice(0, 1), hosts: f.hosts };
+    if (f.firstTime !== undefined) state.start = f.firstTime;
+    return state;
+  });
+  return { stages };
 }
 
 /** Draws the verdict from whatever evidence exists. */

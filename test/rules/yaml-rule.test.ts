@@ -61,8 +61,11 @@ describe('YAML rules', () => {
     const result = await analyzeBundle(bundle, { rules: [rule!], version: 'test' });
     const f = result.findings.find((x) => x.ruleId === 'etcd-wait-retrying');
     expect(f?.message).toBe('etcdctl failed 2 times on bootstrap');
-    expect(f?.evidence.map((e) => e.line)).toEqual([7, 8]);
-    expect(f?.evidence[1].before).toHaveLength(2);
+    // The two retries say the same: one line cited, its latest, with how often it occurred.
+    expect(f?.evidence.map((e) => [e.line, e.repeats])).toEqual([[8, 2]]);
+    const at = f?.evidence[0].text.indexOf('etcdctl failed. Retrying') ?? -1;
+    expect(f?.evidence[0].match).toEqual({ start: at, end: at + 'etcdctl failed. Retrying'.length });
+    expect(f?.evidence[0].before).toHaveLength(2);
     expect(f?.fix).toEqual(['Check the etcd container on bootstrap.']);
     expect(f?.captures.what).toBe('failed');
   });

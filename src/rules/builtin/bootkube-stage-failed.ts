@@ -2,6 +2,7 @@
 // the taxonomy and the recorded error lines suggest the cause.
 import type { Evidence } from '../../timeline/types.js';
 import { bootkubeRecordStage } from '../../specs/source-stage.js';
+import { bootstrapApiAnswered } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
 import { classifyError } from '../signatures.js';
 
@@ -32,8 +33,7 @@ export const bootkubeStageFailed = defineRule({
     const run = runs[runs.length - 1];
     if (!run || run.result !== 'failure') return [];
     const failed = [...run.stages].reverse().find((s) => s.result === 'failure') ?? [...run.stages].reverse().find((s) => s.result === undefined);
-    const apiAnswered = ctx.bundle.cluster?.files.some((f) => f.status === 'ok') ?? false;
-    const stage = failed ? bootkubeRecordStage(failed.name, apiAnswered) : undefined;
+    const stage = failed ? bootkubeRecordStage(failed.name, bootstrapApiAnswered(ctx.timeline)) : undefined;
     const message = failed?.errorMessage ?? run.errorMessage ?? '';
     const lines = message.split('\n').filter((l) => l.trim()).slice(-3);
     const ref = failed?.source ?? run.endSource ?? run.source;

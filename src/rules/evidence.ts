@@ -1,0 +1,138 @@
+// Which lines a finding cites and how it counts them: copies of one journal line (bootkube.log
+// and unit-status/bootkube.service.log) count once, a burst of lines one retry printed is one
+// attempt, identical lines fold into one with how often they occurred, and each cited line says
+// which part of it the finding is about.
+import type { CompiledMatcher } from './matcher.js';
+import type { SourceLine } from './sources.js';
+import type { Evidence } from './types.js';
+
+/** Lines one attempt prints (`X is unhealthy`, `Error: unhealthy cluster`, `... Retrying`) share a second. */
+const BURST_MS = 1000;
+
+/**
+ * The same line read from two files (a journal and its copy under unit-status/, crio.log and a
+ * container's log) is one line: same host, same time, same text. Lines without a time cannot be
+ * told from genuine repeats and are all kept.
+ */
+export function distinctLines(lines: readonly SourceLine[]): SourceLine[] {
+  const seen = new Set<string>();
+  const out: SourceLine[] = [];
+  for (const l of lines) {
+    if (l.time !== undefined) {
+      const key = `${l.host ?? ''}\u0000${l.time}\u0000${l.text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    out.push(l);
+  }
+  return out;
+}
+
+/** Attempts, not lines: lines of one host within a second of the first of their burst are one attempt. */
+export function countAttempts(lines: readonly SourceLine[]): number {
+  const burstStart = new Map<string, number>();
+  let n = 0;
+  for (const l of [...lines].sort((a, b) => (a.time ?? 0) - (b.time ?? 0))) {
+    if (l.time === undefined) {
+      n++;
+      continue;
+    }
+    const host = l.host ?? '';
+    const start = burstStart.get(host);
+    if (start !== undefined && l.time - start < BURST_MS) continue;
+    burstStart.set(host, l.time);
+    n++;
+  }
+  return n;
+}
+
+// Times and counters that differ between repeats of one message: syslog, ISO and klog stamps,
+// clock times, process ids, Go's monotonic clock reading.
+const TIME_OR_COUNTER = [
+  /^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? /,
+  /\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?/g,
+  /\b[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ /g,
+  /\b\d\d:\d\d:\d\d(?:\.\d+)?\b/g,
+  /\[\d+\]:/g,
+  /m=[+-]\d+\.\d+/g,
+];
+
+/** A line with its times and counters blanked: two lines with one key say the same thing. */
+export function repeatKey(text: string): string {
+  let key = text;
+  for (const re of TIME_OR_COUNTER) key = key.replace(re, '#');
+  return key;
+}
+
+/** One cited line and how many lines of its host said the same. */
+export interface FoldedLine {
+  line: SourceLine;
+  repeats: number;
+}
+
+/**
+ * Folds lines that say the same thing on the same host into one, in the order they first
+ * appeared; each cites its latest occurrence (the state the log ended in).
+ */
+export function foldRepeats(lines: readonly SourceLine[]): FoldedLine[] {
+  const byKey = new Map<string, FoldedLine>();
+  for (const l of lines) {
+    const key = `${l.host ?? ''}\u0000${repeatKey(l.text)}`;
+    const f = byKey.get(key);
+    if (f) {
+      f.repeats++;
+      f.line = l;
+    } else byKey.set(key, { line: l, repeats: 1 });
+  }
+  return [...byKey.values()];
+}
+
+/** Evidence to cite: the first message and the last few, each once with its count. */
+export function pickFolded(folded: readonly FoldedLine[], max = 4): FoldedLine[] {
+  if (folded.length <= max) return [...folded];
+  return [folded[0], ...folded.slice(folded.length - (max - 1))];
+}
+
+const WITH_INDICES = new WeakMap<RegExp, RegExp>();
+
+function indexed(pattern: RegExp): RegExp {
+  let re = WITH_INDICES.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern.source, pattern.flags.replace(/[dgy]/g, '') + 'd');
+    WITH_INDICES.set(pattern, re);
+  }
+  return re;
+}
+
+/**
+ * The part of a line the matchers are about: a regex's `err` group when it has one (the error
+ * is the point of the line), else its whole match; a literal's occurrence.
+ */
+export function matchSpan(text: string, matchers: readonly CompiledMatcher[]): { start: number; end: number } | undefined {
+  for (const m of matchers) {
+    if (m.pattern) {
+      const r = indexed(m.pattern).exec(text);
+      if (!r?.indices) continue;
+      const [start, end] = r.indices.groups?.err ?? r.indices[0];
+      return { start, end };
+    }
+    for (const lit of m.literals) {
+      const i = text.indexOf(lit);
+      if (i >= 0 && m.test(text)) return { start: i, end: i + lit.length };
+    }
+  }
+  return undefined;
+}
+
+/** A cited line as evidence. */
+export function toEvidence(l: SourceLine, extra: { repeats?: number; match?: { start: number; end: number } } = {}): Evidence {
+  const e: Evidence = { file: l.file, text: l.text };
+  if (l.line !== undefined) e.line = l.line;
+  if (l.time !== undefined) e.time = l.time;
+  if (l.host) e.host = l.host;
+  if (l.before && l.before.length > 0) e.before = l.before;
+  if (l.after && l.after.length > 0) e.after = l.after;
+  if (extra.match) e.match = extra.match;
+  if (extra.repeats !== undefined && extra.repeats > 1) e.repeats = extra.repeats;
+  return e;
+}
