@@ -28,8 +28,8 @@ const NO_MASTERS_RE = /^No masters found!?\s*$/;
 
 // What reaches gather.log on stderr: the script runs `exec &> >(tee gather.log)`, so ssh, scp,
 // sudo and shell errors land here, and so do `oc` errors (only oc's stdout goes to resources/).
-const ERROR_RES: readonly RegExp[] = [
-  // OpenSSH client and scp.
+// OpenSSH client and scp: the hop to the masters.
+const SSH_ERROR_RES: readonly RegExp[] = [
   /^ssh: connect to host \S+ port \d+: /,
   /^ssh: Could not resolve hostname /,
   /Permission denied \(/,
@@ -43,6 +43,15 @@ const ERROR_RES: readonly RegExp[] = [
   /^Load key /,
   /^lost connection$/,
   /^scp: /,
+];
+
+/** An ssh or scp failure: the gather could not reach or copy from a master. */
+export function isSshError(text: string): boolean {
+  return SSH_ERROR_RES.some((re) => re.test(text));
+}
+
+const ERROR_RES: readonly RegExp[] = [
+  ...SSH_ERROR_RES,
   // sudo, the shell and coreutils run by the script.
   /^sudo: /,
   /^(?:bash|sh|tar|cp|mkdir|find|xargs|rm|gzip|mapfile|journalctl|crictl|podman): /,

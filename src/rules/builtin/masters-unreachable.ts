@@ -1,6 +1,7 @@
 // The gather script could not reach the masters over SSH: their part of the bundle is
 // missing, and masters that never answer SSH often never booted from their ignition.
 import type { Evidence } from '../../timeline/types.js';
+import { isSshError } from '../../parsers/gather-log.js';
 import { defineRule } from '../define-rule.js';
 
 export const mastersUnreachable = defineRule({
@@ -24,7 +25,9 @@ export const mastersUnreachable = defineRule({
   check(ctx) {
     const gather = ctx.bundle.gatherLog;
     if (!gather || !ctx.bundle.meta.layout.mastersMissing) return [];
-    const evidence: Evidence[] = gather.errors.slice(0, 3).map((l) => ({ file: gather.source.file, line: l.line, text: l.text }));
+    // The lines about the SSH hop are the point; errors of the resource gather (api-int) are not.
+    const ssh = gather.errors.filter((l) => isSshError(l.text));
+    const evidence: Evidence[] = (ssh.length > 0 ? ssh : gather.errors).slice(0, 3).map((l) => ({ file: gather.source.file, line: l.line, text: l.text }));
     if (gather.noMasters) evidence.unshift({ file: gather.source.file, text: 'No masters found!' });
     if (evidence.length === 0) return [];
     return [
