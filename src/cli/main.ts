@@ -117,7 +117,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (o: { healthy: string[]; against?: string[] }) => {
       const { formatKbCheck, kbCheckFailed, runKbCheck } = await import('./kb-command.js');
       const r = await runKbCheck({ healthy: o.healthy, ...(o.against ? { against: o.against } : {}) });
-      await writeStdout(formatKbCheck(r));
+      // Matched lines are bundle text: redacted like every other channel.
+      await writeStdout(redactText(formatKbCheck(r)));
       setExit(kbCheckFailed(r) ? 1 : 0);
     });
 

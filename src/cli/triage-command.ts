@@ -1,7 +1,8 @@
 // `bootlens triage <dir|files...>`: many bundles on worker threads, one JSON line per bundle,
 // and a summary grouped by failure signature. `--merge` combines JSON lines from shards.
 import { readFile, writeFile } from 'node:fs/promises';
-import { flatText } from '../report/escape.js';
+import { redactDeep } from '../redact/redact.js';
+import { flatText, termText } from '../report/escape.js';
 import { renderTriageHtml } from '../report/triage-html.js';
 import { renderTriageMarkdown, renderTriageText } from '../report/triage-text.js';
 import { collectCases, inShard, type TriageCase } from '../triage/collect.js';
@@ -48,10 +49,13 @@ async function mergeRecords(files: string[]): Promise<TriageRecord[]> {
       throw new UsageError(`cannot read ${file}: ${err.code ?? err.message}`);
     });
     const parsed = parseRecords(text, file);
-    for (const e of parsed.errors) process.stderr.write(`bootlens: skipped ${e}\n`);
-    if (parsed.skipped > parsed.errors.length) process.stderr.write(`bootlens: skipped ${parsed.skipped} lines of ${file} in all\n`);
-    // One at a time: spreading 100k records into push() overflows the call stack.
-    for (const r of parsed.records) records.push(r);
+    // Not one record (an archive, a report): not JSON-lines input at all — a usage error, one line.
+    if (parsed.records.length === 0 && parsed.skipped > 0) throw new UsageError(`${file} holds no triage records (JSON lines from triage --jsonl)`);
+    for (const e of parsed.errors) process.stderr.write(`bootlens: skipped ${termText(e)}\n`);
+    if (parsed.skipped > parsed.errors.length) process.stderr.write(`bootlens: skipped ${parsed.skipped} lines of ${termText(file)} in all\n`);
+    // One at a time: spreading 100k records into push() overflows the call stack. Lines from
+    // elsewhere are redacted like every triage output.
+    for (const r of parsed.records) records.push(redactDeep(r));
   }
   return records;
 }
@@ -85,7 +89,7 @@ export async function runTriage(args: string[], opts: TriageCliOptions): Promise
       ...(opts.rules ? { rulesDir: opts.rules } : {}),
       ...(jobs ? { jobs } : {}),
       similarity,
-      onRecord: (r, done) => progress.tick(done, `${r.bundle}: ${r.status === 'unreadable' ? 'unreadable' : r.verdict?.status === 'failed' ? `${r.verdict.stage}/${r.verdict.category}` : r.verdict?.status}`),
+      onRecord: (r, done) => progress.tick(done, `${byPath.get(r.path)?.name ?? r.bundle}: ${r.status === 'unreadable' ? 'unreadable' : r.verdict?.status === 'failed' ? `${r.verdict.stage}/${r.verdict.category}` : r.verdict?.status}`),
     });
     progress.done();
     records = records.map((r) => named(r, byPath.get(r.path)));

@@ -1,5 +1,7 @@
 // Removes secrets from any text before it is shown: pull-secret auths, bearer tokens, PEM
-// private keys, kubeconfig client data, passwords in URLs, cloud keys.
+// private keys (by armour and by body), kubeconfig client data, credentials in URLs,
+// `key=value` and quoted dict forms, cloud keys. The one redaction every output channel uses
+// (analyze, inspect, diff, triage and its merge, kb add, error lines).
 
 /** What a secret is replaced by, everywhere bootlens removes one (parsers included). */
 export const REDACTED = '<redacted>';
@@ -44,8 +46,16 @@ const PATTERNS: Pattern[] = [
     re: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g,
     replace: `-----BEGIN $1PRIVATE KEY$2----- ${REDACTED} -----END $1PRIVATE KEY$2-----`,
   },
+  // The body of a private key whose BEGIN line is elsewhere (another line, another string):
+  // the base64 run, across line breaks and escaped `\n`, just before its END line.
+  {
+    re: /(?<![A-Za-z0-9+/=\\\r\n\t])[A-Za-z0-9+/=\\\r\n\t]{4,}(?=[ \t]*-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)/g,
+    replace: `${REDACTED} `,
+  },
   // Pull secret / docker config / kubeconfig / cloud credentials as JSON: "auth": "base64", ...
   { re: new RegExp(String.raw`("(?:${SECRET_KEYS})"\s*:\s*")(?:[^"\\]|\\.)*(")`, 'gi'), replace: `$1${REDACTED}$2` },
+  // The same keys as a Python or Ruby dict prints them, in single quotes, however short the value: 'auth': 'x'.
+  { re: new RegExp(String.raw`('(?:${SECRET_KEYS})'\s*(?::|=>)\s*')(?:[^'\\]|\\.)*(')`, 'gi'), replace: `$1${REDACTED}$2` },
   // The same JSON escaped inside another string (a pull secret in a logged install-config): \"auth\":\"...\".
   { re: new RegExp(String.raw`(\\"(?:${SECRET_KEYS})\\"\s*:\s*\\")(?:[^"\\]|\\[^"])*(\\")`, 'gi'), replace: `$1${REDACTED}$2` },
   // YAML forms of the same keys (kubeconfig, install-config).
@@ -66,8 +76,18 @@ const PATTERNS: Pattern[] = [
   // Kubernetes service-account and OpenShift OAuth tokens.
   { re: /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, replace: REDACTED },
   { re: /\bsha256~[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
-  // user:password@ in URLs.
-  { re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: `$1${REDACTED}@` },
+  // user:password@ in URLs; the password runs to the last @ of the authority (`p@ss@host`).
+  { re: new RegExp(String.raw`\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)${NOT_MARK}[^\s/?#]*@`, 'gi'), replace: `$1${REDACTED}@` },
+  // A token as the whole user part of a URL (`https://ghp_...@github.com`): token-like, so `git@` stays.
+  {
+    re: new RegExp(String.raw`\b([a-z][a-z0-9+.-]*:\/\/)${NOT_MARK}(?=[^\s:/@]*(?:\d[^\s:/@]*[A-Za-z]|[A-Za-z][^\s:/@]*\d))[^\s:/@]{16,}@`, 'gi'),
+    replace: `$1${REDACTED}@`,
+  },
+  // key=value settings and environment variables (password=..., DB_PASSWORD=..., api_key=...).
+  {
+    re: new RegExp(String.raw`(?<![A-Za-z0-9_])((?:[A-Za-z0-9]{1,30}[_.-]){0,3}(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth)\s*=\s*)${NOT_MARK}(?:"[^"\n]*"|'[^'\n]*'|[^\s'"&;,]+)`, 'gi'),
+    replace: `$1${REDACTED}`,
+  },
   // Signed URLs (ignition from S3 or Azure blobs): the signature and credential query values.
   { re: /([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|sig|signature|access_token|token)=)[^&\s"'#]+/gi, replace: `$1${REDACTED}` },
   // Cloud credentials.
@@ -77,6 +97,9 @@ const PATTERNS: Pattern[] = [
   // a kubeconfig blob, an auth value under a key we do not know. Hex digests and ids never
   // mix cases, so they stay.
   { re: /(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{0,200}[A-Z])(?=[A-Za-z0-9+/]{0,200}[a-z])(?=[A-Za-z0-9+/]{0,200}\d)[A-Za-z0-9+/]{64,}={0,2}/g, replace: REDACTED },
+  // A shorter such run that is all a line says (after a journal header or a `key:`): a body line
+  // of a key or certificate seen without its armour, such as the last, shorter one.
+  { re: /(?<![^\s:])(?=[A-Za-z0-9+/]{0,200}[A-Z])(?=[A-Za-z0-9+/]{0,200}[a-z])(?=[A-Za-z0-9+/]{0,200}\d)[A-Za-z0-9+/]{24,}={0,2}(?=[ \t]*$)/gm, replace: REDACTED },
 ];
 
 /** Text with every secret pattern replaced by `REDACTED`. */
@@ -95,34 +118,77 @@ export function redactText(text: string): string {
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
 const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
 
+/** What a body line of a key says after its header: base64 and nothing else. */
+const PEM_BODY = /(?:^|[\s:])[A-Za-z0-9+/]{2,}={0,2}\s*$/;
+
 /**
  * Consecutive lines (a journal excerpt, evidence with its context), redacted as a whole: a
  * private key printed across lines is cut from its BEGIN line through its END line, not only
- * where one line holds both.
+ * where one line holds both; an END line whose BEGIN lies before the excerpt takes the body
+ * lines above it with it, however short the last of them is.
  */
 export function redactLines(lines: readonly string[]): string[] {
   let inKey = false;
-  return lines.map((line) => {
+  const out: string[] = [];
+  for (const line of lines) {
     if (inKey) {
       const end = PEM_END.exec(line);
-      if (!end) return REDACTED;
+      if (!end) {
+        out.push(REDACTED);
+        continue;
+      }
       inKey = false;
-      return redactText(`${REDACTED} ${line.slice(end.index)}`);
+      out.push(redactText(`${REDACTED} ${line.slice(end.index)}`));
+      continue;
     }
     const begin = PEM_BEGIN.exec(line);
     if (begin && !PEM_END.test(line.slice(begin.index))) inKey = true;
-    return redactText(line);
-  });
+    else if (!begin && PEM_END.test(line)) {
+      // The BEGIN line was outside: the lines above that look like body lines are the key's.
+      for (let i = out.length - 1; i >= 0 && out[i] !== REDACTED && PEM_BODY.test(lines[i]) && !PEM_BEGIN.test(lines[i]); i--) out[i] = REDACTED;
+    }
+    out.push(redactText(line));
+  }
+  return out;
 }
 
 function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
 }
 
+/** Log lines of one log (the model's `LogLine`s): a line number and text, no context of their own. */
+function isLogLines(v: readonly unknown[]): v is Record<string, unknown>[] {
+  return (
+    v.length > 1 &&
+    v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && typeof (x as Record<string, unknown>).text === 'string' && typeof (x as Record<string, unknown>).line === 'number' && !('before' in x) && !('after' in x))
+  );
+}
+
+/** Lines of one log, each field read down the lines as one excerpt (a key printed across lines). */
+function redactLogLines(items: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const out = items.map((item) => redactDeep(item));
+  for (const key of ['text', 'raw']) {
+    const at: number[] = [];
+    const values: string[] = [];
+    items.forEach((item, i) => {
+      const v = item[key];
+      if (typeof v === 'string') {
+        at.push(i);
+        values.push(v);
+      }
+    });
+    redactLines(values).forEach((v, j) => {
+      out[at[j]][key] = v;
+    });
+  }
+  return out;
+}
+
 /** A copy of a JSON-like value with every string redacted. */
 export function redactDeep<T>(value: T): T {
   if (typeof value === 'string') return redactText(value) as T;
   if (isStringArray(value)) return redactLines(value) as T;
+  if (Array.isArray(value) && isLogLines(value)) return redactLogLines(value) as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
   if (value && typeof value === 'object') {
     // Null prototype: a key named `__proto__` from a bundle stays a plain key.
