@@ -46,13 +46,17 @@ function wants(t: ActiveTap, raw: string, groups: number): boolean {
   return t.group !== GROUP_TAPS << MAX_TAP_BITS || t.literals.some((l) => raw.includes(l));
 }
 
+/** Shows a line to the taps that asked for it. */
+function showTaps(taps: readonly ActiveTap[], raw: string, groups: number, line: number): void {
+  for (const t of taps) if (wants(t, raw, groups)) t.observe(raw, line);
+}
+
 /** The collector, with the taps shown the lines they asked for. */
 function tappedConsumer(collector: LogCollector<LogLine>, taps: readonly ActiveTap[]): LineConsumer {
   return {
     line(raw, truncated, groups) {
       collector.line(raw, truncated, groups);
-      const n = collector.lines;
-      for (const t of taps) if (wants(t, raw, groups)) t.observe(raw, n);
+      showTaps(taps, raw, groups, collector.lines);
     },
     skip: (count) => collector.skip(count),
     get wantsNext() {
@@ -75,7 +79,11 @@ export class LogStream {
   ) {
     const taps = observers.map((o, i) => activeTap(o, i));
     const literals = collector.literals();
-    for (const t of taps) for (const text of t.literals ?? []) literals.push({ text, groups: t.group });
+    let tapGroups = 0;
+    for (const t of taps) {
+      for (const text of t.literals ?? []) literals.push({ text, groups: t.group });
+      tapGroups |= t.group;
+    }
     this.scanner = new LineScanner(taps.length > 0 ? tappedConsumer(collector, taps) : collector, {
       maxLineLength,
       search: LiteralSearch.of(literals),
@@ -84,6 +92,8 @@ export class LogStream {
       tailLines: collector.tailLineCount,
       ...(collector.continues ? { continues: collector.continues } : {}),
       ...(collector.linePrefix ? { linePrefix: collector.linePrefix } : {}),
+      // Lines only taps asked for go to them alone: the collector sees what it would without taps.
+      ...(tapGroups !== 0 ? { tapGroups, tap: (raw: string, groups: number, line: number) => showTaps(taps, raw, groups, line) } : {}),
     });
   }
 

@@ -50,6 +50,13 @@ export interface LineScannerOptions {
    * handed over together with the lines back to its entry's first line, when still at hand.
    */
   continues?: (raw: string) => boolean;
+  /**
+   * Literal groups that only line taps want (the miner's error words): a line holding nothing
+   * else is shown to `tap` alone and stays pending like a passed-over line, so the consumer
+   * sees the same lines whether taps are attached or not, and no context is decoded for it.
+   */
+  tapGroups?: number;
+  tap?: (raw: string, groups: number, line: number) => void;
 }
 
 const NEWLINE = 10;
@@ -162,6 +169,7 @@ export class LineScanner {
     const maxBytes = this.maxBytes;
     const maxChars = this.maxChars;
     const consumer = this.consumer;
+    const tapGroups = this.options.tap ? (this.options.tapGroups ?? 0) : 0;
     let h = 0;
     let s = from;
     while (s <= lastNl) {
@@ -176,10 +184,17 @@ export class LineScanner {
         this.handOver(groups);
       } else {
         this.remember(chunk, s, e, false);
-        if (groups !== 0 || everyLine || consumer.wantsNext) this.handOver(groups);
+        if (everyLine || consumer.wantsNext || (groups & ~tapGroups) !== 0) this.handOver(groups);
+        else if (groups !== 0) this.tapOnly(groups);
       }
       s = e + 1;
     }
+  }
+
+  /** Shows the newest line to the tap alone; it stays pending for the consumer. */
+  private tapOnly(groups: number): void {
+    const { raw } = this.decodeSlot(this.slotBack(0));
+    (this.options.tap as (raw: string, groups: number, line: number) => void)(raw, groups, this.lines);
   }
 
   /** Records the newest line in the ring as pending. */

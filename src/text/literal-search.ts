@@ -29,6 +29,15 @@ const MIN_SCANNED = 5;
 /** Longest window: longer windows skip further but anchor worse. */
 const MAX_WINDOW = 8;
 
+/**
+ * A hash of the three bytes ending at the anchor: the bigram shift table says where to stop,
+ * this picks the few literals worth verifying there (a common bigram like `ed` or `or` ends
+ * many literals and many words; its third byte tells most of them apart).
+ */
+function trigram(a: number, b: number, c: number): number {
+  return Math.imul((a << 16) | (b << 8) | c, 0x9e3779b1) >>> 16;
+}
+
 interface Anchored {
   bytes: Buffer;
   /** Offset in `bytes` of the bigram's second byte, where the scan stops to verify. */
@@ -53,6 +62,7 @@ export class LiteralSearch {
   private static readonly cache = new Map<string, LiteralSearch>();
   private readonly window: number;
   private readonly shift: Uint8Array;
+  /** Literals by the trigram hash ending at their anchor; the shift table holds a 0 there. */
   private readonly buckets: (Anchored[] | undefined)[];
   private readonly short: { bytes: Buffer; groups: number }[] = [];
   /** Some literal is long enough for the bigram scan. */
@@ -95,8 +105,8 @@ export class LiteralSearch {
         const h = (bytes[j - 1] << 8) | bytes[j];
         this.shift[h] = Math.min(this.shift[h], end - j);
       }
-      const h = (bytes[end - 1] << 8) | bytes[end];
-      (this.buckets[h] ??= []).push({ bytes, end, groups });
+      // end ≥ window - 1 ≥ 4: the trigram lies inside the literal.
+      (this.buckets[trigram(bytes[end - 2], bytes[end - 1], bytes[end])] ??= []).push({ bytes, end, groups });
     }
   }
 
@@ -120,7 +130,8 @@ export class LiteralSearch {
           pos += s;
           continue;
         }
-        const list = buckets[h];
+        // pos - 2 ≥ from: the scan starts window - 1 ≥ 4 bytes in.
+        const list = buckets[trigram(buf[pos - 2], buf[pos - 1], buf[pos])];
         if (list !== undefined) {
           let groups = 0;
           for (let k = 0; k < list.length; k++) {

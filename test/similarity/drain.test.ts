@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readBundle } from '../../src/ingest/read-bundle.js';
+import { loadRules } from '../../src/rules/load-rules.js';
+import { bundleLogs } from '../../src/model/walk.js';
 import { logRefOf } from '../../src/specs/layout.js';
 import type { LogRef } from '../../src/specs/source-id.js';
 import { createMiner, skeletonKey } from '../../src/similarity/drain.js';
-import { bundleFiles, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
+import { join } from 'node:path';
+import { bundleFiles, packTar, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 
 const kubelet = (ip: string): LogRef => (logRefOf(`${ROOT}/control-plane/${ip}/journals/kubelet.log`) as LogRef);
 
@@ -89,6 +92,37 @@ describe('template miner', () => {
     const refused = miner.templates().find((t) => t.template.startsWith('"Unable to register node'));
     expect(refused?.hosts).toEqual(['10.0.0.5', '10.0.0.6', '10.0.0.7', 'bootstrap']);
     expect(miner.candidates().map((c) => c.template)).toContain('etcdctl failed. Retrying in <NUM> seconds...');
+  });
+
+  it('sees error-word lines through its tap while the reader keeps exactly what it keeps without it', async () => {
+    // A tar.gz whose kubelet journal mixes error-word lines (only the tap wants them) with
+    // lines a rule filter wants, so tap-only lines sit next to kept ones and their context.
+    const files = bundleFiles();
+    const journal = `${ROOT}/bootstrap/journals/kubelet.log`;
+    const body: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const s = String(i % 60).padStart(2, '0');
+      body.push(
+        i % 7 === 3
+          ? `Nov 22 10:${s}:${s} bootstrap kubelet.sh[2519]: E1122 10:${s}:${s}.1    2519 reflector.go:138] failed to list *v1.Node: connection refused (try ${i})`
+          : `Nov 22 10:${s}:${s} bootstrap kubelet.sh[2519]: I1122 10:${s}:${s}.1    2519 kubelet.go:2400] "SyncLoop (probe)" probe="readiness" n=${i}`,
+      );
+    }
+    files[journal.slice(ROOT.length + 1)] = body.join('\n') + '\n';
+    const dir = tempDir();
+    writeTree(dir, ROOT, files);
+    const archive = await packTar(dir, ROOT, join(dir, 'bundle.tar.gz'), true);
+    // The rules' filters too: kept lines, their context and the tap's lines interleave.
+    const filters = loadRules().rules.flatMap((r) => r.filters);
+    const plain = await readBundle(archive, { filters });
+    const miner = createMiner();
+    const tapped = await readBundle(archive, { filters, observeLines: miner.tap });
+    expect(JSON.stringify(tapped)).toBe(JSON.stringify(plain));
+    const kubelet = bundleLogs(plain).find((l) => l.source.file === journal);
+    expect(kubelet?.lineCount).toBe(body.length);
+    const failed = miner.templates().find((t) => t.template.startsWith('failed to list'));
+    expect(failed?.count).toBe(body.filter((l) => l.includes('failed to list')).length);
+    expect(failed?.last.line).toBe(body.map((l) => l.includes('failed to list')).lastIndexOf(true) + 1);
   });
 
   it('stays within its template cap and flat memory over a million-line journal', () => {
