@@ -27,10 +27,13 @@ export interface ReadLimits {
   /** A zip nested in a tar needs random access: it is held in memory up to this size. */
   maxNestedZipBytes: number;
   /**
-   * Uncompressed bytes per byte read from disk, checked past 512 MiB: logs compress about
+   * Uncompressed bytes per byte read from disk (tar.gz, zip and folder alike), checked past
+   * `ratioCheckFrom` (512 MiB by default): logs compress about
    * 10-30 times, a decompression bomb thousands of times.
    */
   maxRatio: number;
+  /** Uncompressed bytes from which the ratio is checked (small bundles may compress well). */
+  ratioCheckFrom: number;
 }
 
 export const DEFAULT_READ_LIMITS: ReadLimits = {
@@ -40,9 +43,8 @@ export const DEFAULT_READ_LIMITS: ReadLimits = {
   maxDepth: 4,
   maxNestedZipBytes: 128 * 1024 ** 2,
   maxRatio: 400,
+  ratioCheckFrom: 512 * 1024 ** 2,
 };
-
-const RATIO_CHECK_FROM = 512 * 1024 ** 2;
 
 /** A regular file of the bundle, with nested archives resolved. */
 export interface BundleFile {
@@ -205,7 +207,7 @@ class Walker {
       if (cut || this.stop.signal.aborted) continue;
       entryBytes += chunk.length;
       this.bytes += chunk.length;
-      if (this.rawBytes > 0 && this.bytes > RATIO_CHECK_FROM && this.bytes / this.rawBytes > this.limits.maxRatio) {
+      if (this.rawBytes > 0 && this.bytes > this.limits.ratioCheckFrom && this.bytes / this.rawBytes > this.limits.maxRatio) {
         this.halt({
           kind: 'limit',
           file: path,
