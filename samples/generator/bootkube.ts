@@ -228,7 +228,8 @@ export function writeBootkube(s: Story): void {
   }
   // CVO overrides and wait-for-ceo.
   b.rec?.stageStart(t + 100_000, 'cvo-overrides');
-  const cvo = tl.cvoOverrides;
+  // The patch comes after its stage started: the planned time may fall inside cluster-bootstrap.
+  const cvo = tl.cvoOverrides === undefined ? undefined : Math.max(tl.cvoOverrides, t + 200_000);
   if (cvo === undefined) {
     // `oc patch` through api-int keeps failing; bootkube.sh retries every 10 seconds.
     for (let at = t + 2 * SECOND; at < tl.gather; at += Math.round((p.int(10, 16) * SECOND) / Math.min(1, Math.max(0.2, s.density)))) {

@@ -84,7 +84,9 @@ class StageBoard {
     s.status = status;
     s.decidedBy = decidedBy;
     s.evidence = evidence;
-    if (times.start !== undefined) s.start = times.start;
+    // Records out of order (an end before its start) give no duration rather than a negative one.
+    const ordered = times.start === undefined || times.end === undefined || times.start <= times.end;
+    if (times.start !== undefined && ordered) s.start = times.start;
     if (times.end !== undefined) s.end = times.end;
     s.hosts = hosts;
   }

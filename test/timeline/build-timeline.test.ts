@@ -12,6 +12,24 @@ async function statuses(files: Record<string, string>): Promise<Record<string, S
 }
 
 describe('buildTimeline', () => {
+  it('gives no duration, never a negative one, to a stage whose records end before they start', async () => {
+    const bundle = await readBundle(
+      writeTree(tempDir(), ROOT, {
+        'bootstrap/services/bootkube.json': JSON.stringify([
+          { timestamp: '2024-07-16T08:03:49Z', phase: 'service start' },
+          { timestamp: '2024-07-16T08:27:03Z', stage: 'cvo-overrides', phase: 'stage start' },
+          { timestamp: '2024-07-16T08:26:00Z', stage: 'cvo-overrides', phase: 'stage end', result: 'success' },
+          { timestamp: '2024-07-16T08:36:00Z', phase: 'service end', result: 'success' },
+        ]),
+      }),
+      { filters: TIMELINE_FILTERS },
+    );
+    const done = buildTimeline(bundle).stages.find((s) => s.id === 'bootstrap-complete');
+    expect(done?.status).toBe('ok');
+    expect(done?.start).toBeUndefined();
+    expect(done?.end).toBe(Date.parse('2024-07-16T08:26:00Z'));
+  });
+
   it('reads an older release without service records from bootkube journal markers', async () => {
     const noise = Array.from({ length: 500 }, (_, i) => `Nov 22 10:${String(20 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} ${H} bootkube.sh[2507]: Pod Status:openshift-kube-apiserver/kube-apiserver        Pending`);
     const s = await statuses({
