@@ -4,7 +4,9 @@ import Table from 'cli-table3';
 import { defaultRulesDir, loadRules, ruleFiles } from '../rules/load-rules.js';
 import { BUILTIN_RULES, builtinCasesFile } from '../rules/registry.js';
 import { builtinCases, caseCounts, duplicateExamples, missingCases, testRule, type CaseFailure } from '../rules/rule-tester.js';
+import { checkRegexLinear, type RegexVerdict } from '../rules/matcher.js';
 import { compileYamlRule, loadRuleFile, RuleError } from '../rules/yaml-rule.js';
+import { MATCH_WINDOW } from '../text/match-window.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
 import { emit } from './output.js';
 
@@ -24,6 +26,7 @@ export async function runRulesList(dir: string | undefined, format: string): Pro
 export async function runRulesLint(dir: string | undefined): Promise<number> {
   const root = dir ?? defaultRulesDir();
   const problems: string[] = [];
+  const regexChecks: Promise<{ problem?: string; note?: string } | undefined>[] = [];
   const ids = new Map<string, string>();
   let files: string[];
   try {
@@ -40,6 +43,9 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
       if (lacking) problems.push(`${file}: ${lacking}`);
       for (const f of duplicateExamples(doc)) problems.push(`${file}: ${f.kind} example ${f.index + 1} ${f.reason}`);
       const rule = compileYamlRule(doc, file);
+      for (const spec of [...(doc.match.any ?? []), ...(doc.match.all ?? []), ...(doc.exclude ?? []), ...(doc.absent ?? [])]) {
+        if (spec.regex !== undefined) regexChecks.push(lintRegex(file, doc.id, spec.regex));
+      }
       // Every positive log example must contain one of each matcher's prefilter literals, or the
       // reader would drop the very line the rule is about (records and resources are not prefiltered).
       for (const ex of doc.examples?.positive ?? []) {
@@ -51,6 +57,12 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
     } catch (err) {
       problems.push(err instanceof RuleError ? err.message : `${file}: ${(err as Error).message}`);
     }
+  }
+  // The ReDoS checker: a super-linear regex is a problem; one it could not decide is noted.
+  const notes: string[] = [];
+  for (const verdict of await Promise.all(regexChecks)) {
+    if (verdict?.problem) problems.push(verdict.problem);
+    else if (verdict?.note) notes.push(verdict.note);
   }
   for (const r of BUILTIN_RULES) {
     if (ids.has(r.meta.id)) problems.push(`${r.meta.origin}: id '${r.meta.id}' is also used by ${ids.get(r.meta.id)}`);
@@ -64,9 +76,29 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
       problems.push(err instanceof RuleError ? err.message : `${casesFile}: ${(err as Error).message}`);
     }
   }
-  const text = problems.length === 0 ? `${files.length} rule files and ${BUILTIN_RULES.length} built-in rules: no problems\n` : `${problems.join('\n')}\n${problems.length} problem(s)\n`;
+  const noted = notes.map((n) => `note: ${n}\n`).join('');
+  const text = problems.length === 0 ? `${noted}${files.length} rule files and ${BUILTIN_RULES.length} built-in rules: no problems\n` : `${problems.join('\n')}\n${noted}${problems.length} problem(s)\n`;
   await emit(text, undefined);
   return problems.length === 0 ? EXIT_OK : EXIT_FAILURE_FOUND;
+}
+
+/** One line per regex the checker rejects: the rule, the regex, the growth and the attack's shape. */
+async function lintRegex(file: string, id: string, source: string): Promise<{ problem?: string; note?: string } | undefined> {
+  let v: RegexVerdict;
+  try {
+    v = await checkRegexLinear(source);
+  } catch (err) {
+    return { note: `${file}: rule ${id}: regex /${oneLine(source)}/ was not checked for backtracking (${oneLine((err as Error).message)})` };
+  }
+  if (v.status === 'super-linear') return { problem: `${file}: rule ${id}: regex /${oneLine(source)}/ backtracks super-linearly (${v.detail}) on input like ${oneLine(v.attack ?? '?')}` };
+  if (v.status === 'unknown') return { note: `${file}: rule ${id}: regex /${oneLine(source)}/ could not be proven linear (${oneLine(v.detail)}); lines are matched on their first ${MATCH_WINDOW / 1024} KiB only` };
+  return undefined;
+}
+
+/** Control characters shown as escapes: a problem is one line. */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 function describeFailure(f: CaseFailure): string {

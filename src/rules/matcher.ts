@@ -1,5 +1,7 @@
 // Line matchers of YAML rules: `contains` or `regex`, compiled once, with the literal
-// substrings the reader uses as a cheap prefilter before running any regex.
+// substrings the reader uses as a cheap prefilter before running any regex. A regex sees at
+// most MATCH_WINDOW of a line, so a slow regex costs bounded work per line.
+import { matchWindow } from '../text/match-window.js';
 
 export interface MatcherSpec {
   contains?: string;
@@ -104,13 +106,63 @@ export function regexLiterals(source: string, flags = ''): string[] {
 }
 
 /**
- * Flags regexes that can backtrack catastrophically: a quantified group that itself holds a
- * quantifier (`(a+)+`, `(\s*x*)*`), or two adjacent unbounded wildcards (`.*.*`).
+ * A cheap first guard, run on every rule at load: a quantified group that itself holds a
+ * quantifier (`(a+)+`, `(\s*x*)*`), or two adjacent unbounded wildcards (`.*.*`). One pass over
+ * the source (a regex here would itself be super-linear in a crafted source); `rules lint`
+ * runs the real checker (checkRegexLinear).
  */
 export function isCatastrophic(source: string): boolean {
-  if (/\((?:[^()\\]|\\.)*[*+](?:[^()\\]|\\.)*\)[*+{]/.test(source)) return true;
-  if (/\.\*\??\.\*/.test(source) || /\.\+\??\.\*|\.\*\??\.\+/.test(source)) return true;
-  return false;
+  // Innermost groups only: whether the group open now holds a quantifier, reset by a nested group.
+  let quantifiedInside = false;
+  let inGroup = false;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === '(') {
+      inGroup = true;
+      quantifiedInside = false;
+    } else if (c === ')') {
+      const next = source[i + 1];
+      if (inGroup && quantifiedInside && (next === '*' || next === '+' || next === '{')) return true;
+      inGroup = false;
+    } else if ((c === '*' || c === '+') && inGroup) quantifiedInside = true;
+  }
+  return source.includes('.*.*') || source.includes('.*?.*') || source.includes('.+.*') || source.includes('.+?.*') || source.includes('.*.+') || source.includes('.*?.+');
+}
+
+/** What the ReDoS checker says of a regex. */
+export interface RegexVerdict {
+  /** `super-linear`: the checker found an attack; `unknown`: it could not decide in time. */
+  status: 'linear' | 'super-linear' | 'unknown';
+  /** The checker's words: `2nd degree polynomial`, `exponential`, or why it could not decide. */
+  detail: string;
+  /** The attack string's shape, as the checker writes it: `'a' + 'tc'.repeat(38730) + '\\x00'`. */
+  attack?: string;
+}
+
+/**
+ * Runs recheck (makenowjust-labs/recheck) on a regex. Its automaton and fuzz checkers find
+ * polynomial and exponential backtracking; the native or Java agent is used when installed
+ * (`auto`), otherwise its pure-JS build in a worker thread. Loaded on demand: only `rules lint`
+ * and the tests pay for it.
+ */
+export async function checkRegexLinear(source: string, flags = '', timeoutMs = 20_000): Promise<RegexVerdict> {
+  const { check } = await import('recheck');
+  // Step limits only, no wall-clock ones: on a busy machine a timed-out attack would read as
+  // a finding, and the verdict must not depend on load.
+  const d = await check(source, flags.replace(/[gy]/g, ''), { timeout: timeoutMs, attackTimeout: null, incubationTimeout: null, seedingTimeout: null });
+  if (d.status === 'safe') return { status: 'linear', detail: d.complexity.summary };
+  if (d.status === 'vulnerable') return { status: 'super-linear', detail: d.complexity.summary, attack: d.attack.pattern };
+  return { status: 'unknown', detail: d.error.kind === 'timeout' || d.error.kind === 'cancel' ? d.error.kind : `${d.error.kind}: ${d.error.message}` };
 }
 
 /** Compiles a matcher; throws with a clear message on a bad regex. */
@@ -135,7 +187,7 @@ export function compileMatcher(spec: MatcherSpec): CompiledMatcher {
     literals,
     pattern,
     test: (line) => {
-      const m = pattern.exec(line);
+      const m = pattern.exec(matchWindow(line));
       if (!m) return undefined;
       const caps: Record<string, string> = {};
       for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) caps[k] = v;
