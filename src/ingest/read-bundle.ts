@@ -37,6 +37,7 @@ import { JournalCollector } from './journal-collector.js';
 import { ActiveFilters, type LineFilter } from './line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from './log-collector.js';
 import { LogStream, observersOf, type LineObserver, type LineObservers } from './log-stream.js';
+import { pushAll } from '../util/arrays.js';
 
 export type { LineObserver, LineObservers, LineTap } from './log-stream.js';
 
@@ -234,7 +235,7 @@ class Router {
         return;
       case 'failed-units': {
         const host = b.host(spec.host);
-        host.failedUnits.push(...this.adopt(parseFailedUnits(text, source), file));
+        pushAll(host.failedUnits, this.adopt(parseFailedUnits(text, source), file));
         host.failedUnitsListed = true;
         return;
       }
@@ -245,19 +246,19 @@ class Router {
         host.etcd ??= { memberLists: [], health: [] };
         const kind = sniffEtcdctlOutput(text);
         if (kind === 'member-list') host.etcd.memberLists.push(this.adopt(parseEtcdMemberList(text, source), file));
-        else if (kind === 'endpoint-health') host.etcd.health.push(...this.adopt(parseEtcdEndpointHealth(text, source), file));
+        else if (kind === 'endpoint-health') pushAll(host.etcd.health, this.adopt(parseEtcdEndpointHealth(text, source), file));
         else this.report({ kind: 'unparseable', file, message: 'not etcdctl member list or endpoint health output' });
         return;
       }
       case 'rendered-manifest':
         b.renderedFiles.push(file);
         if (/^kind:\s*Pod\b/m.test(text) || /"kind"\s*:\s*"Pod"/.test(text)) {
-          b.host({ role: 'bootstrap' }).staticPods.push(...this.adopt(parseStaticPods(text, source), file));
+          pushAll(b.host({ role: 'bootstrap' }).staticPods, this.adopt(parseStaticPods(text, source), file));
         }
         return;
       case 'rendered-certificate':
         b.renderedFiles.push(file);
-        b.certificates.push(...this.adopt(parseCertificates(text, source), file));
+        pushAll(b.certificates, this.adopt(parseCertificates(text, source), file));
         return;
       case 'resource-list': {
         const names = this.adopt(parseNameList(text), source.file);
@@ -291,19 +292,19 @@ class Router {
     const file = source.file;
     switch (kind) {
       case 'ip-addr':
-        net.interfaces.push(...this.adopt(parseIpAddr(text), file));
+        pushAll(net.interfaces, this.adopt(parseIpAddr(text), file));
         return;
       case 'ip-route':
-        net.routes.push(...this.adopt(parseIpRoute(text), file));
+        pushAll(net.routes, this.adopt(parseIpRoute(text), file));
         return;
       case 'resolv.conf': {
         const r = this.adopt(parseResolvConf(text), file);
-        net.nameservers.push(...r.nameservers);
-        net.searchDomains.push(...r.searchDomains);
+        pushAll(net.nameservers, r.nameservers);
+        pushAll(net.searchDomains, r.searchDomains);
         return;
       }
       case 'hosts':
-        net.hosts.push(...this.adopt(parseHosts(text), file));
+        pushAll(net.hosts, this.adopt(parseHosts(text), file));
         return;
       case 'hostname': {
         const name = this.adopt(parseHostname(text), file);

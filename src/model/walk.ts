@@ -1,6 +1,7 @@
 // The hosts and streamed logs of a bundle, in one order, for every layer that walks them.
 import { sourceHost } from '../specs/source-id.js';
 import type { Bundle, Host, HostRole, HostSelector, LogSummary } from './types.js';
+import { pushAll } from '../util/arrays.js';
 
 /** The bootstrap host, then the masters; only the given roles when asked. */
 export function bundleHosts(bundle: Bundle, roles?: readonly HostRole[]): Host[] {
@@ -22,10 +23,10 @@ export function hostName(h: Host): string {
 export function bundleLogs(bundle: Bundle): LogSummary[] {
   const out: LogSummary[] = [];
   for (const h of bundleHosts(bundle)) {
-    out.push(...Object.values(h.journals), ...Object.values(h.unitJournals), ...h.controlPlaneLogs);
+    pushAll(out, Object.values(h.journals), Object.values(h.unitJournals), h.controlPlaneLogs);
     for (const c of h.containers) if (c.log) out.push(c.log);
   }
-  out.push(...bundle.serialLogs, ...bundle.clusterApiLogs);
+  pushAll(out, bundle.serialLogs, bundle.clusterApiLogs);
   if (bundle.gatherLog) out.push(bundle.gatherLog);
   if (bundle.installerLog) out.push(bundle.installerLog);
   return out;

@@ -18,6 +18,7 @@ import {
   stageTitle,
   verdictHeadline,
 } from './summary.js';
+import { maxOf, minOf } from '../util/arrays.js';
 
 /** The analyze report's policy: its one stylesheet and one script, named by hash. */
 export function contentSecurityPolicy(): string {
@@ -84,8 +85,8 @@ function timeRange(r: AnalysisResult): { t0: number; t1: number } | undefined {
   }
   for (const f of r.findings) for (const t of [f.firstTime, f.lastTime]) if (t !== undefined && Number.isFinite(t)) times.push(t);
   if (times.length === 0) return undefined;
-  let t0 = Math.min(...times);
-  let t1 = Math.max(...times);
+  let t0 = minOf(times);
+  let t1 = maxOf(times);
   if (t1 - t0 < 60_000) {
     t0 -= 30_000;
     t1 += 30_000;

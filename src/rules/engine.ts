@@ -5,6 +5,7 @@ import type { Bundle } from '../model/types.js';
 import type { Timeline } from '../timeline/types.js';
 import { missingInputs, type RuleInputs } from './sources.js';
 import type { CheckResult, Finding, Rule, RuleContext, RuleResult } from './types.js';
+import { maxOf, minOf, pushAll } from '../util/arrays.js';
 
 /** A rule together with the inputs it declared (every rule bootlens ships is one). */
 export interface DeclaredRule extends Rule {
@@ -51,8 +52,8 @@ export function contextFor(rule: Rule, bundle: Bundle, timeline: Timeline): Rule
         captures,
       };
       if (times.length > 0) {
-        f.firstTime = Math.min(...times);
-        f.lastTime = Math.max(...times);
+        f.firstTime = minOf(times);
+        f.lastTime = maxOf(times);
       }
       return f;
     },
@@ -79,7 +80,7 @@ export function runRules(rules: readonly Rule[], bundle: Bundle, timeline: Timel
     }
     const durationMs = performance.now() - start;
     if (Array.isArray(out)) {
-      findings.push(...out);
+      pushAll(findings, out);
       results.push({ ruleId: rule.meta.id, status: out.length > 0 ? 'fired' : 'passed', findings: out.length, durationMs });
     } else {
       results.push({ ruleId: rule.meta.id, status: 'skipped', missing: out.missing, findings: 0, durationMs });

@@ -8,6 +8,7 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { detectFormat } from '../archive/detect.js';
 import { looksLikeInstallerOutput } from '../parsers/installer-log.js';
+import { pushAll } from '../util/arrays.js';
 
 /** One unit of triage: what is analyzed and what it is called in the summary. */
 export interface TriageCase {
@@ -78,7 +79,7 @@ async function casesIn(dir: string, base: string, depth: number, ignored: string
       else others.push(full);
     } else if (e.isDirectory() && !e.name.startsWith('.')) {
       if (await isUnpackedBundle(full)) bundles.push(full);
-      else if (depth < MAX_DEPTH) nested.push(...(await casesIn(full, base, depth + 1, ignored)));
+      else if (depth < MAX_DEPTH) pushAll(nested, await casesIn(full, base, depth + 1, ignored));
     }
     // Symlinks and special files are never followed.
   }
@@ -90,7 +91,7 @@ async function casesIn(dir: string, base: string, depth: number, ignored: string
     return [only];
   }
   // Several bundles: each is a case of its own; a log beside them belongs to none of them.
-  ignored.push(...logs.map(rel), ...others.map(rel));
+  pushAll(ignored, logs.map(rel), others.map(rel));
   return [...bundles.map((p) => ({ name: rel(p), path: p })), ...nested];
 }
 
@@ -104,7 +105,7 @@ export async function collectCases(args: readonly string[]): Promise<CollectedCa
       cases.push({ name: basename(arg), path: arg }); // a missing file is reported as unreadable, with the reason
       continue;
     }
-    cases.push(...(await casesIn(arg, arg, 0, ignored)));
+    pushAll(cases, await casesIn(arg, arg, 0, ignored));
   }
   return { cases, ignored };
 }

@@ -8,6 +8,7 @@ import type { Evidence } from '../../timeline/types.js';
 import { defineRule, keptLines } from '../define-rule.js';
 import type { RuleSource } from '../sources.js';
 import type { Finding } from '../types.js';
+import { maxOf, minOf } from '../../util/arrays.js';
 
 const ID = 'certificate-validity';
 const X509 = 'x509: certificate has expired or is not yet valid';
@@ -26,7 +27,7 @@ function logClock(bundle: Bundle): { first?: number; last?: number } {
   const journals = Object.values(bundle.bootstrap?.journals ?? {});
   const firsts = journals.map((j) => j.firstTime).filter((t): t is number => t !== undefined);
   const lasts = journals.map((j) => j.lastTime).filter((t): t is number => t !== undefined);
-  return { first: firsts.length ? Math.min(...firsts) : undefined, last: lasts.length ? Math.max(...lasts) : undefined };
+  return { first: firsts.length ? minOf(firsts) : undefined, last: lasts.length ? maxOf(lasts) : undefined };
 }
 
 function stageForSubject(subject: string): StageId {

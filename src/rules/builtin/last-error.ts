@@ -11,6 +11,7 @@ import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
 import { matchSignature, type Signature } from '../signatures.js';
 import type { Finding, FindingInit, RuleContext } from '../types.js';
+import { pushAll } from '../../util/arrays.js';
 
 export const LAST_ERROR_ID = 'last-error';
 
@@ -299,7 +300,7 @@ export const lastErrorRule = defineRule({
       const f = fromLog(ctx, log);
       if (f) out.push(f);
     }
-    out.push(...fromServiceRecords(ctx), ...fromEvents(ctx), ...fromPods(ctx));
+    pushAll(out, fromServiceRecords(ctx), fromEvents(ctx), fromPods(ctx));
     return out;
   },
 });
