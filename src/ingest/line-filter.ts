@@ -2,6 +2,7 @@
 // keeps only lines some filter wants, so memory stays flat whatever the log size.
 import type { LineFilter } from '../specs/line-filter.js';
 import type { SourceId } from '../specs/source-id.js';
+import { matchWindow } from '../text/match-window.js';
 
 export type { LineFilter } from '../specs/line-filter.js';
 
@@ -44,7 +45,8 @@ export class ActiveFilters {
       if (f.literals.length > 0 && !includesAny(raw, f.literals)) continue;
       if (f.pattern) {
         f.pattern.lastIndex = 0;
-        if (!f.pattern.test(raw)) continue;
+        // Regexes see a bounded window of the line: bounded work per line whatever the regex.
+        if (!f.pattern.test(matchWindow(raw))) continue;
       }
       (ids ??= []).push(f.id);
     }

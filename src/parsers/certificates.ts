@@ -3,6 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import type { CertificateInfo, SourceRef } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
 import { clip, splitLines, stripBom } from './text-input.js';
+import { isValidEpochMs } from '../text/time.js';
 
 const BEGIN_RE = /^\s*-----BEGIN ([A-Z0-9 ]+)-----\s*$/;
 const END_RE = /^\s*-----END ([A-Z0-9 ]+)-----\s*$/;
@@ -15,7 +16,8 @@ function oneLine(dn: string): string {
 /** Node prints validity as `Nov 22 10:15:04 2026 GMT`. */
 function toEpoch(text: string): number | undefined {
   const t = Date.parse(text);
-  return Number.isNaN(t) ? undefined : t;
+  // X.509 dates end at 9999; a date past that (or none) is damage, not a validity.
+  return isValidEpochMs(t) ? t : undefined;
 }
 
 function reason(e: unknown): string {

@@ -1,7 +1,7 @@
 // One line of a container, serial or plain log: finds its time and format (klog, logfmt,
 // JSON as etcd writes it, an ISO prefix, or plain text).
 import type { LogFormat, LogLine } from '../model/types.js';
-import { fractionToMs, parseIsoPrefix, parseIsoTime, yearlessToEpoch } from '../text/time.js';
+import { epochNumberToMs, fractionToMs, parseIsoPrefix, parseIsoTime, yearlessToEpoch } from '../text/time.js';
 
 // klog: `I1122 10:15:04.987596    2519 kubelet.go:2076] message`.
 const KLOG_RE = /^([IWEF])(\d{2})(\d{2}) (\d{1,2}):(\d{2}):(\d{2})(?:\.(\d+))?\s+\d+\s+[^\]\s]*\]\s?/;
@@ -77,7 +77,9 @@ export function parseLogLine(raw: string, lineNo: number, referenceTime: number 
   if (first === 123 /* { */) {
     const ts = JSON_TS_RE.exec(raw);
     if (ts) {
-      const time = ts[1] !== undefined ? parseIsoTime(ts[1]) : Math.floor(Number(ts[2]) * 1000);
+      // A number is seconds, milliseconds or nanoseconds by its size (zap writes seconds, others
+      // milliseconds); one no unit makes a date is no time.
+      const time = ts[1] !== undefined ? parseIsoTime(ts[1]) : epochNumberToMs(Number(ts[2]));
       const msg = JSON_MSG_RE.exec(raw);
       const level = /"level"\s*:\s*"(\w+)"/.exec(raw)?.[1];
       const out: ParsedLogLine = { line: lineNo, text: msg ? unescapeQuoted(msg[1]) : raw, raw, format: 'json' };

@@ -110,6 +110,17 @@ function toEntry(record: JsonObject, source: SourceRef, problems: ParseProblem[]
 export function buildServiceRuns(entries: ServiceRecordEntry[]): ServiceRun[] {
   const runs: ServiceRun[] = [];
   let current: ServiceRun | undefined;
+  // Each run's stages by name, newest last: an end finds its open stage without scanning every
+  // stage before it (thousands of ends without starts made this quadratic).
+  const byName = new Map<ServiceRun, Map<string, ServiceStageRun[]>>();
+  const addStage = (run: ServiceRun, stage: ServiceStageRun): void => {
+    run.stages.push(stage);
+    let names = byName.get(run);
+    if (!names) byName.set(run, (names = new Map()));
+    const list = names.get(stage.name);
+    if (list) list.push(stage);
+    else names.set(stage.name, [stage]);
+  };
   // Entries that belong to a run but come before any `service start` (a file whose head was
   // lost) still get one, without a start time.
   const ensureRun = (entry: ServiceRecordEntry): ServiceRun => {
@@ -140,17 +151,17 @@ export function buildServiceRuns(entries: ServiceRecordEntry[]): ServiceRun[] {
         const run = ensureRun(entry);
         const stage: ServiceStageRun = { name: entry.stage ?? '', source: entry.source };
         if (entry.timestamp !== undefined) stage.start = entry.timestamp;
-        run.stages.push(stage);
+        addStage(run, stage);
         break;
       }
       case 'stage end': {
         const run = ensureRun(entry);
         const name = entry.stage ?? '';
-        let stage = findOpenStage(run, name);
+        let stage = findOpenStage(byName.get(run)?.get(name));
         if (!stage) {
           // An end without its start (lost entry): keep it as a stage of its own.
           stage = { name, source: entry.source };
-          run.stages.push(stage);
+          addStage(run, stage);
         }
         // The end entry carries the result and error: it is what evidence cites.
         stage.source = entry.source;
@@ -168,10 +179,16 @@ export function buildServiceRuns(entries: ServiceRecordEntry[]): ServiceRun[] {
   return runs;
 }
 
-function findOpenStage(run: ServiceRun, name: string): ServiceStageRun | undefined {
-  for (let i = run.stages.length - 1; i >= 0; i--) {
-    const s = run.stages[i];
-    if (s.name === name && s.end === undefined && s.result === undefined) return s;
+/**
+ * The newest stage of a name that is still open. A stage never reopens, so closed ones on top
+ * are dropped for good: each stage is looked at a bounded number of times.
+ */
+function findOpenStage(stages: ServiceStageRun[] | undefined): ServiceStageRun | undefined {
+  if (!stages) return undefined;
+  while (stages.length > 0) {
+    const s = stages[stages.length - 1];
+    if (s.end === undefined && s.result === undefined) return s;
+    stages.pop();
   }
   return undefined;
 }

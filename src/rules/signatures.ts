@@ -4,6 +4,7 @@
 // name: an x509 or connection error while pulling an image is the registry's, while fetching
 // ignition it is ignition's, elsewhere the network's.
 import type { CategoryId } from '../taxonomy.js';
+import { matchWindow } from '../text/match-window.js';
 
 export interface Signature {
   id: string;
@@ -253,7 +254,9 @@ export const SIGNATURES: readonly Signature[] = [
 ];
 
 /** The signature a text matches first, if any. */
-export function matchSignature(text: string): Signature | undefined {
+export function matchSignature(whole: string): Signature | undefined {
+  // Bounded work per text: the regexes see its first MATCH_WINDOW characters.
+  const text = matchWindow(whole);
   for (const s of SIGNATURES) {
     if (!s.re.test(text)) continue;
     if (s.when && !s.when.test(text)) continue;

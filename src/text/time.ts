@@ -86,7 +86,7 @@ export function parseIsoPrefix(text: string): { time: number; length: number } |
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   let time = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), fractionToMs(frac));
-  if (Number.isNaN(time)) return undefined;
+  if (!isValidEpochMs(time)) return undefined;
   if (zone && zone !== 'Z' && zone !== 'UTC') {
     const sign = zone.startsWith('-') ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');
@@ -100,7 +100,7 @@ export function parseIsoPrefix(text: string): { time: number; length: number } |
 export function parseIsoTime(text: string | undefined): number | undefined {
   if (!text) return undefined;
   const parsedIso = parseIsoPrefix(text);
-  if (!parsedIso || parsedIso.time <= 0) return undefined;
+  if (!parsedIso || parsedIso.time <= 0 || !isValidEpochMs(parsedIso.time)) return undefined;
   return parsedIso.time;
 }
 
@@ -114,4 +114,26 @@ export function gatherIdTime(gatherId: string): number | undefined {
   const [, y, mo, d, h, mi, s] = m.map(Number);
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return undefined;
   return Date.UTC(y, mo - 1, d, h, mi, s);
+}
+
+/** The latest time the model holds: renderers format every time as a date, and later ones are damage. */
+export const MAX_EPOCH_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** A time the model can hold: a finite epoch millisecond from 1970 to the year 9999. */
+export function isValidEpochMs(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= 0 && ms <= MAX_EPOCH_MS;
+}
+
+/**
+ * A numeric epoch time in whatever unit it was written, to milliseconds, by magnitude: below
+ * 1e11 seconds (up to the year 5138), below 1e14 milliseconds, below 1e17 microseconds, below
+ * 1e20 nanoseconds (Go's UnixNano). Undefined for anything else: negative, not finite, or past
+ * the year 9999 in every unit — a damaged field, never a date to format.
+ */
+export function epochNumberToMs(value: number): number | undefined {
+  if (!Number.isFinite(value) || value < 0) return undefined;
+  const abs = value;
+  const ms = abs < 1e11 ? abs * 1000 : abs < 1e14 ? abs : abs < 1e17 ? abs / 1000 : abs < 1e20 ? abs / 1e6 : NaN;
+  const out = Math.floor(ms);
+  return isValidEpochMs(out) ? out : undefined;
 }
