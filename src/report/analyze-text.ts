@@ -35,6 +35,27 @@ function wrap(text: string, width: number, indent: string): string {
   return lines.join(`\n${indent}`);
 }
 
+/** Lines wider than `width` (titles, references, notes) wrapped at spaces with their indent; a longer word cut into rows. */
+function fitWidth(lines: readonly string[], width: number): string[] {
+  if (!Number.isFinite(width)) return [...lines];
+  const out: string[] = [];
+  for (const line of lines) {
+    // eslint-disable-next-line no-control-regex
+    if (line.replace(/\u001b\[[0-9;]*m/g, '').length <= width) {
+      out.push(line);
+      continue;
+    }
+    const indent = /^ */.exec(line)?.[0] ?? '';
+    const pad = indent.length + 2 < width / 2 ? `${indent}  ` : '';
+    for (const row of wrap(line.slice(indent.length), width - pad.length, pad).split('\n')) {
+      const first = out.length === 0 || !row.startsWith(pad) ? `${indent}${row}` : row;
+      if (first.length <= width) out.push(first);
+      else for (const piece of chunk(first, width)) out.push(piece);
+    }
+  }
+  return out;
+}
+
 /** Text cut into rows of `width` characters (log lines are not prose: no word wrapping). */
 function chunk(text: string, width: number): string[] {
   if (!Number.isFinite(width)) return [text];
@@ -145,5 +166,6 @@ export function renderAnalyzeText(r: AnalysisResult, opts: TextOptions): string 
     for (const p of r.problems.slice(0, 20)) out.push(`  ${p.kind}: ${oneLine(p.file, 80)}${p.line ? `:${p.line}` : ''}: ${oneLine(p.message, 100)}`);
     if (r.problems.length > 20) out.push(`  … and ${r.problems.length - 20} more (see --format json)`);
   }
-  return out.join('\n') + '\n';
+  // Whatever a line holds, it fits: text follows the terminal's width.
+  return fitWidth(out.join('\n').split('\n'), width).join('\n') + '\n';
 }
