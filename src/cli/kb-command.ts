@@ -1,9 +1,14 @@
 // `bootlens kb add` (an entry from a diagnosed bundle) and `bootlens kb check` (noise and dead entries).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readAndAnalyze } from '../analysis/analyze.js';
 import { InputError } from '../archive/walk-bundle.js';
+import { TemplateCounter } from '../diff/template-counter.js';
 import { readBundle, type ReadOptions } from '../ingest/read-bundle.js';
 import { redactLines } from '../redact/redact.js';
+import type { AnalysisResult } from '../result/types.js';
+import { loadRules } from '../rules/load-rules.js';
+import { classifyError } from '../rules/signatures.js';
 import { createMiner, type CandidateOptions, type CandidateTemplate } from '../similarity/drain.js';
 import {
   defaultKnowledgeBaseDir,
@@ -12,7 +17,9 @@ import {
   parseKnownIssue,
   type KnownIssue,
 } from '../similarity/knowledge-base.js';
+import { templateOf, lineTemplate } from '../similarity/line-template.js';
 import { findSimilar, type SimilarityMode, type SimilarLine } from '../similarity/match.js';
+import { errorWeight } from '../similarity/tokens.js';
 import { isCategoryId, isStageId } from '../taxonomy.js';
 import { UsageError } from './exit-codes.js';
 
@@ -42,16 +49,81 @@ export interface KbAddOptions {
   /** Replace an existing file. */
   force?: boolean;
   read?: KbReadOptions;
+  /** Bundles of installs that went through: a line whose template occurs in one is never taken. */
+  healthy?: readonly string[];
+  /** Rules folder for the analysis that finds the root cause; default the shipped rules. */
+  rulesDir?: string;
 }
+
+/** Where a line of a new entry came from, most telling first. */
+export type KbLineSource = 'root-cause' | 'finding' | 'mined';
 
 /** What `kb add` wrote. */
 export interface KbAddResult {
   file: string;
   entry: KnownIssue;
   yaml: string;
+  /** Where each line came from, in the entry's order. */
+  sources: KbLineSource[];
 }
 
 const ID_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** A line that may go into a new entry. */
+interface PickCandidate {
+  text: string;
+  source: KbLineSource;
+}
+
+/** Templates of every line of the healthy bundles: what a good install also logs. */
+async function healthyTemplates(bundles: readonly string[], read: KbReadOptions | undefined): Promise<Set<string>> {
+  const seen = new Set<string>();
+  for (const bundle of bundles) {
+    const counter = new TemplateCounter();
+    await readBundle(bundle, { ...read, observeLines: counter.observer });
+    for (const t of counter.templates.keys()) seen.add(t);
+  }
+  return seen;
+}
+
+/**
+ * Lines that explain the verdict, most telling first: the root cause's own evidence, then the
+ * evidence of findings of the entry's category, then mined templates (error-like, new near the
+ * failure) whose text points to that category. Only error-like lines; one per template.
+ */
+function explainingLines(result: AnalysisResult, mined: readonly CandidateTemplate[], category: string): PickCandidate[] {
+  const out: PickCandidate[] = [];
+  const root = result.findings.find((f) => f.ruleId === result.verdict.rootCause);
+  const errorLike = (text: string): boolean => {
+    const t = lineTemplate(text);
+    return errorWeight(t.template, t.level) >= 0.5;
+  };
+  // The root cause's lines count even when none reads like an error (`csr-… Pending`): the
+  // rule judged them; when some do, the others are context (podman's `system refresh`).
+  const rootLines = root?.evidence.map((e) => e.text) ?? [];
+  const rootErrors = rootLines.filter(errorLike);
+  for (const text of rootErrors.length > 0 ? rootErrors : rootLines) out.push({ text, source: 'root-cause' });
+  for (const f of result.findings) {
+    if (f === root || f.category !== category) continue;
+    for (const e of f.evidence) if (errorLike(e.text)) out.push({ text: e.text, source: 'finding' });
+  }
+  for (const c of mined) if (classifyError(c.example.text) === category) out.push({ text: c.example.text, source: 'mined' });
+  return out;
+}
+
+/** The first `n` candidates of distinct templates that no healthy bundle logs. */
+function pickLines(candidates: readonly PickCandidate[], healthy: ReadonlySet<string>, n: number): PickCandidate[] {
+  const taken = new Set<string>();
+  const out: PickCandidate[] = [];
+  for (const c of candidates) {
+    const t = templateOf(c.text);
+    if (taken.has(t) || healthy.has(t)) continue;
+    taken.add(t);
+    out.push(c);
+    if (out.length >= n) break;
+  }
+  return out;
+}
 
 async function mineBundle(bundle: string, read: KbReadOptions | undefined, candidates: CandidateOptions): Promise<CandidateTemplate[]> {
   const miner = createMiner();
@@ -77,11 +149,20 @@ export async function runKbAdd(options: KbAddOptions): Promise<KbAddResult> {
   const file = join(dir, `${options.id}.yaml`);
   if (existsSync(file) && !options.force) throw new UsageError(`${file} exists (use --force to replace it)`);
 
-  const candidates = await mineBundle(options.bundle, options.read, options.candidates ?? {});
-  const picked = candidates.slice(0, Math.max(1, options.lines ?? 3));
-  if (picked.length === 0) throw new UsageError(`${options.bundle}: no error-like lines near the failure to take`);
+  // One read: the analysis names the root cause, the miner sees the error-like lines.
+  const miner = createMiner();
+  const { rules } = loadRules(options.rulesDir);
+  const { result } = await readAndAnalyze(options.bundle, { ...options.read, observeLines: miner.observer, rules, version: 'kb' });
+  const root = result.findings.find((f) => f.ruleId === result.verdict.rootCause);
+  const window: CandidateOptions = root?.lastTime !== undefined ? { failureTime: root.lastTime } : {};
+  const mined = miner.candidates({ ...window, ...options.candidates });
+  const healthy = await healthyTemplates(options.healthy ?? [], options.read);
+  const picked = pickLines(explainingLines(result, mined, options.category), healthy, Math.max(1, options.lines ?? 3));
+  if (picked.length === 0) {
+    throw new UsageError(`${options.bundle}: no error-like line near the failure points to ${options.category} (and is absent from the healthy bundles)`);
+  }
   // Secrets never leave the bundle: the lines are redacted as one excerpt.
-  const lines = redactLines(picked.map((c) => c.example.text));
+  const lines = redactLines(picked.map((c) => c.text));
 
   const entry: Omit<KnownIssue, 'file' | 'hash'> = {
     id: options.id,
@@ -98,7 +179,7 @@ export async function runKbAdd(options: KbAddOptions): Promise<KbAddResult> {
   const parsed = parseKnownIssue(yaml, file);
   mkdirSync(dir, { recursive: true });
   writeFileSync(file, yaml);
-  return { file, entry: parsed, yaml };
+  return { file, entry: parsed, yaml, sources: picked.map((c) => c.source) };
 }
 
 /** `kb check --healthy <bundles...> [--against <bundles...>]`. */

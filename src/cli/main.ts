@@ -104,9 +104,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--rule <id>', 'the rule covering the same failure')
     .option('--out <dir>', 'folder to write <id>.yaml into (default: rules/known-issues/)')
     .option('--force', 'replace an existing entry')
-    .action(async (bundle: string, o: { id: string; title: string; stage: string; category: string; fix: string[]; reference: string[]; rule?: string; out?: string; force?: boolean }) => {
+    .option('--healthy <bundles...>', 'bundles of installs that went through: lines they also log are never taken')
+    .action(async (bundle: string, o: { id: string; title: string; stage: string; category: string; fix: string[]; reference: string[]; rule?: string; out?: string; force?: boolean; healthy?: string[] }) => {
       const { runKbAdd } = await import('./kb-command.js');
-      const r = await runKbAdd({ bundle, id: o.id, title: o.title, stage: o.stage, category: o.category, fix: o.fix, references: o.reference, ...(o.rule ? { rule: o.rule } : {}), ...(o.out ? { out: o.out } : {}), ...(o.force ? { force: true } : {}) });
+      const r = await runKbAdd({ bundle, id: o.id, title: o.title, stage: o.stage, category: o.category, fix: o.fix, references: o.reference, ...(o.rule ? { rule: o.rule } : {}), ...(o.out ? { out: o.out } : {}), ...(o.force ? { force: true } : {}), ...(o.healthy ? { healthy: o.healthy } : {}) });
       await writeStdout(`wrote ${termText(r.file)}\n`);
       setExit(0);
     });

@@ -1,19 +1,21 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as tar from 'tar';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/exit-codes.js';
 import { formatKbCheck, kbCheckFailed, runKbAdd, runKbCheck } from '../../src/cli/kb-command.js';
 import { REDACTED } from '../../src/redact/redact.js';
 import { loadKnownIssueFile } from '../../src/similarity/knowledge-base.js';
+import { templateOf } from '../../src/similarity/line-template.js';
 import { bundleFiles, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 
 const H = 'bootstrap.ocp4.example.com';
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJib290bGVucy10ZXN0In0.c2lnbmF0dXJlLXZhbHVlLTEyMzQ1Njc4';
 
-/** The fixture bundle, failing at wait-for-etcd, with a token in one of its error lines. */
+/** The fixture bundle, failing at wait-for-etcd, with a token in one of its etcd error lines. */
 function failedBundle(): string {
   const files = bundleFiles();
-  files['bootstrap/journals/bootkube.log'] += `Nov 22 11:15:30 ${H} bootkube.sh[2507]: Error: unable to query the registry: Get "https://quay.io/v2/" with header Authorization: Bearer ${TOKEN}: unauthorized\n`;
+  files['bootstrap/journals/bootkube.log'] += `Nov 22 11:15:30 ${H} bootkube.sh[2507]: Error: etcd health probe of https://localhost:2379 with header Authorization: Bearer ${TOKEN}: etcdserver: request timed out\n`;
   return writeTree(tempDir(), ROOT, files);
 }
 
@@ -46,15 +48,16 @@ function entryYaml(id: string, line: string): string {
 }
 
 describe('kb add', () => {
-  it('writes a valid entry from the bundle top candidate lines, redacted', async () => {
+  it('writes a valid entry from the lines that explain the verdict, root cause first, redacted', async () => {
     const out = tempDir();
-    const { file, entry, yaml } = await runKbAdd({ ...BASE, bundle: failedBundle(), out, lines: 6, rule: 'bootstrap-etcd-unhealthy' });
+    const { file, entry, yaml, sources } = await runKbAdd({ ...BASE, bundle: failedBundle(), out, lines: 6, rule: 'bootstrap-etcd-unhealthy' });
     expect(file).toBe(join(out, 'bootstrap-etcd-never-healthy.yaml'));
     expect(readFileSync(file, 'utf8')).toBe(yaml);
     const loaded = loadKnownIssueFile(file);
     expect(loaded).toMatchObject({ id: BASE.id, stage: 'bootstrap-etcd', category: 'etcd-health', rule: 'bootstrap-etcd-unhealthy', references: BASE.references });
     expect(loaded.lines).toEqual(entry.lines);
-    expect(loaded.lines.length).toBeGreaterThanOrEqual(4);
+    expect(sources[0]).toBe('root-cause');
+    expect(loaded.lines.length).toBeGreaterThanOrEqual(2);
     expect(loaded.lines.some((l) => l.includes('etcdctl failed. Retrying in 5 seconds...'))).toBe(true);
     // The token never reaches the file.
     expect(yaml).not.toContain(TOKEN);
@@ -71,6 +74,56 @@ describe('kb add', () => {
     await expect(runKbAdd({ ...BASE, bundle, out })).rejects.toThrow(/exists \(use --force/);
     await runKbAdd({ ...BASE, bundle, out, force: true });
     expect(readFileSync(join(out, `${BASE.id}.yaml`), 'utf8')).toContain('etcdctl failed');
+  });
+});
+
+/** The committed sample's bundle. */
+function sample(name: string): string {
+  const dir = join(process.cwd(), 'samples', name);
+  return join(dir, readdirSync(dir).find((f) => f.endsWith('.tar.gz'))!);
+}
+
+/** The template of every line of every file of a bundle, read straight from its archive. */
+async function templatesOfArchive(archive: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const pending: Promise<void>[] = [];
+  await tar.t({
+    file: archive,
+    onReadEntry: (entry) => {
+      const chunks: Buffer[] = [];
+      entry.on('data', (c: Buffer) => chunks.push(c));
+      pending.push(new Promise((resolve) => entry.on('end', () => {
+        for (const line of Buffer.concat(chunks).toString('utf8').split('\n')) if (line) out.add(templateOf(line));
+        resolve();
+      })));
+    },
+  });
+  await Promise.all(pending);
+  return out;
+}
+
+describe('kb add on the samples', () => {
+  const etcd = { ...BASE, id: 'bootstrap-etcd-slow-disk', title: 'The bootstrap etcd is too slow on its disk' };
+
+  it("takes the etcd failure's own lines, the root cause's evidence first", async () => {
+    const { entry, sources } = await runKbAdd({ ...etcd, bundle: sample('legacy-etcd-slow-disk'), out: tempDir(), lines: 4 });
+    expect(sources[0]).toBe('root-cause');
+    expect(entry.lines[0]).toMatch(/https:\/\/localhost:2379 is unhealthy: failed to commit proposal/);
+    for (const l of entry.lines) expect(l).toMatch(/etcd|2379|fdatasync|took too long|heartbeat/);
+  });
+
+  it('never takes a line the healthy sample also logs, nor the noise an etcd failure shows beside it', async () => {
+    const healthy = sample('healthy-vsphere-416');
+    const { entry } = await runKbAdd({ ...etcd, bundle: sample('legacy-etcd-slow-disk'), out: tempDir(), lines: 4, healthy: [healthy] });
+    const good = await templatesOfArchive(healthy);
+    expect(entry.lines.length).toBeGreaterThanOrEqual(2);
+    for (const l of entry.lines) {
+      expect(good.has(templateOf(l)), l).toBe(false);
+      expect(l).not.toMatch(/CNI|NetworkPluginNotReady|OpenAPI|503/);
+      expect(l).toMatch(/etcd|fdatasync|took too long|heartbeat/);
+    }
+    // The healthy install also logs the bootstrap etcd's health checks failing while it starts.
+    expect(good.has(templateOf('Jul 14 10:35:43 bootstrap.ocp47.lab.example.com bootkube.sh[2863]: etcdctl failed. Retrying in 5 seconds...'))).toBe(true);
   });
 });
 
