@@ -101,7 +101,8 @@ export class BundleBuilder {
     this.problems.push(p);
   }
 
-  build(meta: Omit<BundleMeta, 'gatherId' | 'layout' | 'otherFiles'> & { nestedArchives: string[] }): Bundle {
+  /** The model, frozen; `settle` gets the last word on it first (the content clock). */
+  build(meta: Omit<BundleMeta, 'gatherId' | 'layout' | 'otherFiles'> & { nestedArchives: string[] }, settle?: (bundle: Bundle) => void): Bundle {
     const { nestedArchives, ...rest } = meta;
     const masters = [...this.hosts.values()]
       .filter((h) => h.role === 'master')
@@ -130,6 +131,7 @@ export class BundleBuilder {
     }
     if (this.gatherLog) bundle.gatherLog = this.gatherLog;
     if (this.installerLog) bundle.installerLog = this.installerLog;
+    settle?.(bundle);
     return deepFreeze(bundle);
   }
 }

@@ -27,6 +27,7 @@ import type { Parsed } from '../parsers/parsed.js';
 import { parseServiceRecords } from '../parsers/service-records.js';
 import { parseStaticPods } from '../parsers/static-pod.js';
 import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
+import { settleYearlessTimes } from './content-clock.js';
 import { decodeText, sniffEncoding, utf16ToUtf8 } from '../parsers/text-input.js';
 import { classifyPath, logSource, type HostSelector, type SourceSpec } from '../specs/layout.js';
 import type { LogRef, SourceId } from '../specs/source-id.js';
@@ -431,13 +432,17 @@ export async function readBundle(inputPath: string, options: ReadOptions = {}): 
     const hint = router.mustGatherLike > 0 ? ' (it looks like an `oc adm must-gather` folder, which bootlens does not read)' : '';
     throw new InputError(`${inputPath} is not an installer log bundle: no bootstrap/, control-plane/, resources/ or gather.log inside${hint}`);
   }
-  return router.builder.build({
-    name: basename(inputPath),
-    path: inputPath,
-    format: walk.format,
-    referenceTime: router.referenceTime ?? inputTime,
-    entries,
-    bytes,
-    nestedArchives: walk.nestedArchives,
-  });
+  return router.builder.build(
+    {
+      name: basename(inputPath),
+      path: inputPath,
+      format: walk.format,
+      referenceTime: router.referenceTime ?? inputTime,
+      entries,
+      bytes,
+      nestedArchives: walk.nestedArchives,
+    },
+    // Without a gather id the year-less times had a provisional year: the bundle's full dates decide it.
+    router.fromGatherId ? undefined : (b) => void settleYearlessTimes(b),
+  );
 }
