@@ -2,7 +2,7 @@
 // findings with evidence and fix, then the known issues the logs look like. Reads the result only.
 // Every bundle string goes through the terminal escaping of format.ts (oneLine, fitLine, renderTable).
 import type { AnalysisResult, Evidence, Finding, SimilarIssue } from '../result/types.js';
-import { fitLine, formatTime, layoutWidth, oneLine, renderTable, repeatsNote } from './format.js';
+import { chunk, fitLine, fitWidth, formatTime, layoutWidth, oneLine, renderTable, repeatsNote, wrap } from './format.js';
 import { knownIssueBasis, similarityNote, similarityScore } from './summary.js';
 
 export interface TextOptions {
@@ -18,51 +18,6 @@ const CODES = { red: 31, green: 32, yellow: 33, bold: 1, dim: 2 } as const;
 
 function paint(on: boolean) {
   return (code: keyof typeof CODES, text: string): string => (on ? `\u001b[${CODES[code]}m${text}\u001b[0m` : text);
-}
-
-/** Wraps text at `width` columns, indenting continuation lines. */
-function wrap(text: string, width: number, indent: string): string {
-  const words = text.split(/\s+/);
-  const lines: string[] = [];
-  let line = '';
-  for (const w of words) {
-    if (line && line.length + 1 + w.length > width) {
-      lines.push(line);
-      line = w;
-    } else line = line ? `${line} ${w}` : w;
-  }
-  if (line) lines.push(line);
-  return lines.join(`\n${indent}`);
-}
-
-/** Lines wider than `width` (titles, references, notes) wrapped at spaces with their indent; a longer word cut into rows. */
-function fitWidth(lines: readonly string[], width: number): string[] {
-  if (!Number.isFinite(width)) return [...lines];
-  const out: string[] = [];
-  for (const line of lines) {
-    // eslint-disable-next-line no-control-regex
-    if (line.replace(/\u001b\[[0-9;]*m/g, '').length <= width) {
-      out.push(line);
-      continue;
-    }
-    const indent = /^ */.exec(line)?.[0] ?? '';
-    const pad = indent.length + 2 < width / 2 ? `${indent}  ` : '';
-    for (const row of wrap(line.slice(indent.length), width - pad.length, pad).split('\n')) {
-      const first = out.length === 0 || !row.startsWith(pad) ? `${indent}${row}` : row;
-      if (first.length <= width) out.push(first);
-      else for (const piece of chunk(first, width)) out.push(piece);
-    }
-  }
-  return out;
-}
-
-/** Text cut into rows of `width` characters (log lines are not prose: no word wrapping). */
-function chunk(text: string, width: number): string[] {
-  if (!Number.isFinite(width)) return [text];
-  const chars = Array.from(text);
-  const rows: string[] = [];
-  for (let i = 0; i < chars.length; i += width) rows.push(chars.slice(i, i + width).join('').trimEnd());
-  return rows.length > 0 ? rows : [''];
 }
 
 /** One evidence item: where, then the line (cut around its match) with its context. */

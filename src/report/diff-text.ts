@@ -1,7 +1,7 @@
 // Renders a bundle diff as terminal text. Reads the diff only; every bundle string goes
 // through the terminal escaping of format.ts.
 import type { BundleDiff } from '../diff/diff-bundles.js';
-import { fitLine, layoutWidth, oneLine } from './format.js';
+import { fitLine, fitWidth, layoutWidth, oneLine } from './format.js';
 
 export interface DiffTextOptions {
   /** Columns to fit into; `Infinity` for full lines (`--wide`). */
@@ -23,5 +23,5 @@ export function renderDiffText(d: BundleDiff, opts: DiffTextOptions = {}): strin
   }
   out.push('', `Log templates only in bad (${d.newTemplatesTotal}, first ${d.newTemplates.length}):`);
   for (const t of d.newTemplates) out.push(`  ${String(t.count).padStart(6)}×  ${fitLine(t.template, width - 11)}`, `          e.g. ${oneLine(t.file, 300)}:${t.line}`);
-  return out.join('\n') + '\n';
+  return fitWidth(out.join('\n').split('\n'), width).join('\n') + '\n';
 }

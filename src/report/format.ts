@@ -128,6 +128,51 @@ export function tableWidths(rows: readonly (readonly string[])[], width: number)
   return widths;
 }
 
+/** Wraps text at `width` columns, indenting continuation lines. */
+export function wrap(text: string, width: number, indent: string): string {
+  const words = text.split(/\s+/);
+  const lines: string[] = [];
+  let line = '';
+  for (const w of words) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines.join(`\n${indent}`);
+}
+
+/** Lines wider than `width` (titles, references, notes) wrapped at spaces with their indent; a longer word cut into rows. */
+export function fitWidth(lines: readonly string[], width: number): string[] {
+  if (!Number.isFinite(width)) return [...lines];
+  const out: string[] = [];
+  for (const line of lines) {
+    // eslint-disable-next-line no-control-regex
+    if (line.replace(/\u001b\[[0-9;]*m/g, '').length <= width) {
+      out.push(line);
+      continue;
+    }
+    const indent = /^ */.exec(line)?.[0] ?? '';
+    const pad = indent.length + 2 < width / 2 ? `${indent}  ` : '';
+    for (const row of wrap(line.slice(indent.length), width - pad.length, pad).split('\n')) {
+      const first = out.length === 0 || !row.startsWith(pad) ? `${indent}${row}` : row;
+      if (first.length <= width) out.push(first);
+      else for (const piece of chunk(first, width)) out.push(piece);
+    }
+  }
+  return out;
+}
+
+/** Text cut into rows of `width` characters (log lines are not prose: no word wrapping). */
+export function chunk(text: string, width: number): string[] {
+  if (!Number.isFinite(width)) return [text];
+  const chars = Array.from(text);
+  const rows: string[] = [];
+  for (let i = 0; i < chars.length; i += width) rows.push(chars.slice(i, i + width).join('').trimEnd());
+  return rows.length > 0 ? rows : [''];
+}
+
 export interface TableOptions {
   /** Columns whose cells are this code's own text (colour included), not escaped. */
   trusted?: readonly number[];

@@ -185,6 +185,13 @@ function stageTable(r: AnalysisResult): SafeHtml {
 
 // Findings
 
+/** The cited line, the part the finding is about highlighted when the evidence says which (the line itself is kept whole). */
+function citedLine(e: Evidence): SafeHtml {
+  const m = e.match;
+  if (!m || !(m.start >= 0 && m.end > m.start && m.end <= e.text.length)) return html`${e.text}`;
+  return html`${e.text.slice(0, m.start)}<mark class="match">${e.text.slice(m.start, m.end)}</mark>${e.text.slice(m.end)}`;
+}
+
 function evidenceItem(e: Evidence): SafeHtml {
   const before = e.before ?? [];
   const after = e.after ?? [];
@@ -195,7 +202,7 @@ function evidenceItem(e: Evidence): SafeHtml {
           '\n',
         )}</pre></details>`
       : '';
-  return html`<li><div class="loc"><code>${evidenceLocation(e)}</code>${e.time !== undefined ? html` · <time>${formatTime(e.time)}</time>` : ''}${e.host ? html` · ${e.host}` : ''}</div><pre class="line">${e.text}</pre>${context}</li>`;
+  return html`<li><div class="loc"><code>${evidenceLocation(e)}</code>${e.time !== undefined ? html` · <time>${formatTime(e.time)}</time>` : ''}${e.host ? html` · ${e.host}` : ''}${e.repeats !== undefined && e.repeats > 1 ? html` · ×${e.repeats}` : ''}</div><pre class="line">${citedLine(e)}</pre>${context}</li>`;
 }
 
 /** References as list items: a link when the text is an http(s) URL, plain text otherwise. */

@@ -2,7 +2,7 @@
 // Every bundle string goes through the terminal escaping of format.ts (oneLine, renderTable).
 import type { Bundle, Host, Journal, LogSummary, ServiceRecord } from '../model/types.js';
 import { bundleHosts } from '../model/walk.js';
-import { formatBytes, formatTime, layoutWidth, oneLine, renderTable } from './format.js';
+import { fitWidth, formatBytes, formatTime, layoutWidth, oneLine, renderTable } from './format.js';
 
 export interface InspectTextOptions {
   /** Columns to fit tables into; `Infinity` for full lines (`--wide`). */
@@ -194,5 +194,5 @@ export function renderInspectText(bundle: Bundle, opts: InspectTextOptions = {})
   } else {
     out.push('', 'Everything in the bundle was read.');
   }
-  return out.join('\n') + '\n';
+  return fitWidth(out.join('\n').split('\n'), width).join('\n') + '\n';
 }

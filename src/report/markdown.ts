@@ -1,15 +1,21 @@
 // The Markdown report for tickets and GitHub: verdict, stage table, findings with fenced evidence and fix steps, similar known issues; log text stays inside its block.
 import type { AnalysisResult, Evidence, Finding, SimilarIssue, StageStatus } from '../result/types.js';
 import { flatText, mdCell, mdCode, mdFence, mdRich, mdText, safeUrl } from './escape.js';
-import { formatTime } from './format.js';
+import { fitLine, formatTime, repeatsNote } from './format.js';
 import { evidenceLocation, findingHosts, hostLabel, isFailedStage, similarityNote, similarityScore, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
 
 const STATUS_ICON: Record<StageStatus, string> = { ok: '✅', failed: '❌', 'in-progress': '⏳', 'not-reached': '⏭️', unknown: '❔' };
 
+/** The longest cited line a ticket gets in full. */
+const MAX_LINE = 4000;
+
 /** Evidence as a fenced block: context lines indented, the cited line marked `>`. */
 function evidenceBlock(e: Evidence): string {
-  const lines = [...(e.before ?? []).map((b) => `  ${flatText(b)}`), `> ${flatText(e.text)}`, ...(e.after ?? []).map((a) => `  ${flatText(a)}`)];
-  const where = [mdCode(evidenceLocation(e)), e.time !== undefined ? mdText(formatTime(e.time)) : '', e.host ? mdText(e.host) : ''].filter(Boolean).join(' · ');
+  // The line stays whole (a ticket has no width) up to a bound; past it, cut around its match like the terminal's.
+  const cited = flatText(fitLine(e.text, MAX_LINE, e.match), MAX_LINE);
+  const lines = [...(e.before ?? []).map((b) => `  ${flatText(b)}`), `> ${cited}`, ...(e.after ?? []).map((a) => `  ${flatText(a)}`)];
+  const repeats = repeatsNote(e.repeats).trim();
+  const where = [mdCode(evidenceLocation(e)), e.time !== undefined ? mdText(formatTime(e.time)) : '', e.host ? mdText(e.host) : '', repeats].filter(Boolean).join(' · ');
   return `${where}\n\n${mdFence(lines.join('\n'))}`;
 }
 
