@@ -46,8 +46,10 @@ function filesUnder(dir: string): string[] {
 beforeAll(() => {
   work = tempDir('bootlens-install-');
   // An empty cache and --offline: the install cannot fetch anything, and no earlier download helps.
+  // Settings npm passes to scripts (`npm test` sets npm_config_prefix, npx sets npm_config_call)
+  // stay out: the commands below behave as typed in a shell.
   npmEnv = {
-    ...process.env,
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
     npm_config_cache: join(work, 'npm-cache'),
     npm_config_logs_dir: join(work, 'npm-logs'),
     npm_config_update_notifier: 'false',
