@@ -167,8 +167,25 @@ function hits(line: SourceLine, g: CompiledGroup): number[] {
   return out;
 }
 
+/** The singular of an English plural noun (`checks`, `retries`, `processes`), for a count of one. */
+function singular(word: string): string {
+  if (/(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (/[^aeiou]ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (/[^s]s$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
 function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{([A-Za-z_]\w*)\}/g, (whole, key: string) => values[key] ?? whole);
+  const parts = template.split('{count}').map((part) => part.replace(/\{([A-Za-z_]\w*)\}/g, (whole, key: string) => values[key] ?? whole));
+  const count = values.count;
+  if (count === undefined) return parts.join('{count}');
+  // "(1 failed checks)" reads "(1 failed check)": the first plural of the three words after a count of one.
+  const after = (part: string): string => {
+    if (count !== '1') return part;
+    let seen = 0;
+    return part.replace(/[A-Za-z-]+/g, (word) => (seen++ < 3 && seen > 0 && /[^s]s$/.test(word) ? ((seen = 99), singular(word)) : word));
+  };
+  return parts.map((p, i) => (i === 0 ? p : after(p))).join(count);
 }
 
 /** A compiled YAML rule: its sources are its declared inputs. */

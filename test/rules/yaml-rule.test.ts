@@ -100,7 +100,7 @@ describe('YAML rules', () => {
     expect(failures.map((f) => [f.kind, f.reason])).toEqual([
       ['positive', 'did not fire'],
       ['positive', 'did not fire'],
-      ['negative', 'fired: etcdctl failed 1 times on bootstrap'],
+      ['negative', 'fired: etcdctl failed 1 time on bootstrap'],
     ]);
   });
 
