@@ -98,8 +98,9 @@ const PATTERNS: Pattern[] = [
   // mix cases, so they stay.
   { re: /(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{0,200}[A-Z])(?=[A-Za-z0-9+/]{0,200}[a-z])(?=[A-Za-z0-9+/]{0,200}\d)[A-Za-z0-9+/]{64,}={0,2}/g, replace: REDACTED },
   // A shorter such run that is all a line says (after a journal header or a `key:`): a body line
-  // of a key or certificate seen without its armour, such as the last, shorter one.
-  { re: /(?<![^\s:])(?=[A-Za-z0-9+/]{0,200}[A-Z])(?=[A-Za-z0-9+/]{0,200}[a-z])(?=[A-Za-z0-9+/]{0,200}\d)[A-Za-z0-9+/]{24,}={0,2}(?=[ \t]*$)/gm, replace: REDACTED },
+  // of a key or certificate seen without its armour, such as the last, shorter one (24 characters,
+  // or 8 with base64 padding; a last line shorter and unpadded is caught only beside its END line).
+  { re: /(?<![^\s:])(?=[A-Za-z0-9+/]{0,200}[A-Z])(?=[A-Za-z0-9+/]{0,200}[a-z])(?=[A-Za-z0-9+/]{0,200}\d)(?:[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9+/]{8,23}={1,2})(?=[ \t]*$)/gm, replace: REDACTED },
 ];
 
 /** Text with every secret pattern replaced by `REDACTED`. */

@@ -1,5 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactDeep, redactLines, redactText, REDACTED } from '../../src/redact/redact.js';
+import { bundleFiles, packTar, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 
 /** Each case: text holding a secret, and the secret itself, which must be gone. */
 const SECRETS: { name: string; text: string; secret: string; keep?: string }[] = [
@@ -159,5 +162,89 @@ describe('redactDeep', () => {
     const out = redactDeep({ a: [{ b: 'Authorization: Bearer sha256~AbCdEfGhIjKlMnOpQrStUvWxYz0123' }], n: 3, ok: true, none: null });
     expect(JSON.stringify(out)).not.toContain('AbCdEfGhIjKlMnOpQrStUvWxYz0123');
     expect(out).toMatchObject({ n: 3, ok: true, none: null });
+  });
+});
+
+describe('credentials in URLs, key=value and quoted dict forms', () => {
+  const cases: { name: string; text: string; secret: string; keep: string }[] = [
+    { name: 'password=value', text: 'error: login failed: password=hunter2 user=core', secret: 'hunter2', keep: 'user=core' },
+    { name: 'an environment variable ending in _PASSWORD, quoted', text: "export OS_PASSWORD='s3cr3t pass' OS_USERNAME=admin", secret: 's3cr3t pass', keep: 'OS_USERNAME=admin' },
+    { name: 'a token as the whole user part of a URL', text: 'git clone https://ghp_AbCdEf0123456789xyzToken@github.com/org/repo', secret: 'ghp_AbCdEf0123456789xyzToken', keep: 'github.com/org/repo' },
+    { name: "a short value of 'auth' in a Python dict", text: "{'auth': 'dTpw', 'email': 'me@example.com'}", secret: 'dTpw', keep: "'email': 'me@example.com'" },
+    { name: 'a password holding an @, up to the last @ of the host part', text: 'proxy http://user:p@ss@proxy.example.com:3128/', secret: 'ss@proxy', keep: 'proxy.example.com:3128' },
+  ];
+  for (const c of cases) {
+    it(`removes ${c.name}`, () => {
+      const out = redactText(c.text);
+      expect(out).not.toContain(c.secret);
+      expect(out).toContain(REDACTED);
+      expect(out).toContain(c.keep);
+      expect(redactText(out)).toBe(out);
+    });
+  }
+
+  it('leaves user names in URLs and prose about keys alone', () => {
+    for (const line of ['ssh://git@github.com/org/repo', 'failed to parse key -----END RSA PRIVATE KEY-----', 'core@10.0.0.5: Permission denied (publickey)']) {
+      expect(redactText(line), line).toBe(line);
+    }
+  });
+});
+
+describe('private keys by their body', () => {
+  it('removes the body before an END line whose BEGIN is in another string', () => {
+    const out = redactText('"key": "MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\\nKUpRKfFLfRYC9AIKjbJTWit+CqvjWYzvQwECAwEAAQ==\\n-----END RSA PRIVATE KEY-----\\n"');
+    expect(out).not.toMatch(/MIIBOg|KUpRKf/);
+    expect(out).toContain('-----END RSA PRIVATE KEY-----');
+  });
+
+  it('removes the short last line of a key from evidence context when its BEGIN line is outside the excerpt', () => {
+    const e = {
+      file: 'bootstrap/journals/bootkube.log',
+      line: 40,
+      before: ['Nov 22 10:15:11 b x[1]: qM8R3u0sT1dNe9ZcVb2LkQ7pW5yHjX4aF6gE0iU3oP1', 'Nov 22 10:15:11 b x[1]: AB=='],
+      text: 'Nov 22 10:15:11 b x[1]: -----END RSA PRIVATE KEY-----',
+      after: ['Nov 22 10:15:12 b x[1]: error: bootkube failed'],
+    };
+    const out = redactDeep(e);
+    expect(JSON.stringify(out)).not.toMatch(/qM8R3u0sT1dNe9|AB==/);
+    expect(out.text).toBe(e.text);
+    expect(out.after).toEqual(e.after);
+  });
+
+  it("reads the model's log lines down as one excerpt, text and raw alike", () => {
+    const body = ['MIIEowIBAAKCAQEAs3cr3tKeyBody', 'Zm9v'];
+    const lines = ['-----BEGIN RSA PRIVATE KEY-----', ...body, '-----END RSA PRIVATE KEY-----', 'done'].map((text, i) => ({ line: i + 1, text, raw: `Nov 22 10:15:11 b x[1]: ${text}` }));
+    const out = redactDeep({ lines });
+    expect(JSON.stringify(out)).not.toMatch(/MIIEow|Zm9v/);
+    expect(out.lines[4]).toMatchObject({ line: 5, text: 'done', raw: 'Nov 22 10:15:11 b x[1]: done' });
+  });
+
+  it('removes a body line that stands alone, such as a template of one in diff', () => {
+    expect(redactText('Nov 22 10:15:11 b x[1]: KyjScL6suEFiaOYF5aKVvXvkqAI=')).toBe(`Nov 22 10:15:11 b x[1]: ${REDACTED}`);
+  });
+});
+
+describe('every channel is redacted (real CLI)', () => {
+  // A key printed by a unit into its journal: 64-character body lines and a short last line.
+  const BODY = ['MIIEowIBAAKCAQEAqM8R3u0sT1dNe9ZcVb2LkQ7pW5yHjX4aF6gE0iU3oP1zYxWv', 'Tq2Lm9Nc4Bv7Xz1Kp0Rs8Dw3Fy6Gh5Jk2Qa9We4Rt7Yu1Io3Pl6As8Df0Gh2Jk5L', 'KyjScL6suE+aOYF5a=='];
+  const cli = join(process.cwd(), 'dist/src/cli/main.js');
+  const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+  it('inspect --format json and diff print no line of a private key, nor password=', async () => {
+    const dir = tempDir();
+    const files = bundleFiles();
+    writeTree(join(dir, 'good'), ROOT, files);
+    const header = 'Nov 22 10:15:20 bootstrap.ocp4.example.com bootkube.sh[2507]: ';
+    const leak = ['-----BEGIN RSA PRIVATE KEY-----', ...BODY, '-----END RSA PRIVATE KEY-----', 'error: login failed: password=hunter2'].map((l) => `${header}${l}`).join('\n');
+    writeTree(join(dir, 'bad'), ROOT, { ...files, 'bootstrap/journals/bootkube.log': `${files['bootstrap/journals/bootkube.log']}${leak}\n` });
+    const good = await packTar(join(dir, 'good'), ROOT, join(dir, 'good.tar.gz'), true);
+    const bad = await packTar(join(dir, 'bad'), ROOT, join(dir, 'bad.tar.gz'), true);
+    for (const args of [['inspect', bad, '--format', 'json'], ['diff', good, bad, '--format', 'json'], ['diff', good, bad, '--wide'], ['analyze', bad, '--format', 'json']]) {
+      const r = run(args);
+      expect(r.status, r.stderr).not.toBe(2);
+      for (const secret of [...BODY.map((b) => b.slice(0, 12)), 'hunter2']) expect(r.stdout, `${args.join(' ')}: ${secret}`).not.toContain(secret);
+    }
+    // --no-redact shows it: the check above can fail.
+    expect(run(['inspect', bad, '--format', 'json', '--no-redact']).stdout).toContain('hunter2');
   });
 });
