@@ -4,6 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 import { BUILTIN_RULES } from './registry.js';
+import { cachedRuleDocs } from './cached-rule-docs.js';
 import type { Rule } from './types.js';
 import { compileYamlRule, loadRuleFile, RuleError, type YamlRuleDoc } from './yaml-rule.js';
 
@@ -52,8 +53,10 @@ export function loadRules(dir: string = defaultRulesDir()): LoadedRules {
     seen.set(rule.meta.id, rule.meta.origin);
     rules.push(rule);
   };
-  for (const file of files) {
-    const doc = loadRuleFile(file);
+  // Parsed and validated once per set of rule files (cached on disk): YAML parsing is most of start-up.
+  const loaded = cachedRuleDocs(files, loadRuleFile);
+  for (const [i, file] of files.entries()) {
+    const doc = loaded[i];
     const origin = relative(process.cwd(), file) || file;
     docs.set(doc.id, doc);
     add(compileYamlRule(doc, origin));

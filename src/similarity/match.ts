@@ -1,5 +1,8 @@
 // Matches a bundle's candidate templates against the known-issue knowledge base and ranks the entries.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { CategoryId, StageId } from '../taxonomy.js';
+import { cacheKey, cacheRead, cacheWrite } from '../util/disk-cache.js';
 import type { LineRef } from './drain.js';
 import { EmbeddingError, knowledgeBaseVectors, loadEmbedder } from './embeddings.js';
 import type { KnownIssue } from './knowledge-base.js';
@@ -142,13 +145,71 @@ interface LexicalModel {
 
 const lexicalModels = new WeakMap<readonly KnownIssue[], LexicalModel>();
 
-function lexicalModel(kb: readonly KnownIssue[]): LexicalModel {
-  const known = lexicalModels.get(kb);
-  if (known) return known;
+/** The model as JSON: Maps as entry lists (numbers round-trip exactly). */
+interface StoredModel {
+  documents: number;
+  unseen: number;
+  idf: [string, number][];
+  vectors: [string, [string, number][][]][];
+  weights: [string, number[]][];
+}
+
+function storeModel(m: LexicalModel): string {
+  const stored: StoredModel = {
+    documents: m.index.documents,
+    unseen: m.index.unseen,
+    idf: [...m.index.idf],
+    vectors: [...m.vectors].map(([id, lines]) => [id, lines.map((v) => [...v])]),
+    weights: [...m.weights],
+  };
+  return JSON.stringify(stored);
+}
+
+function restoreModel(text: string): LexicalModel | undefined {
+  try {
+    const s = JSON.parse(text) as StoredModel;
+    return {
+      index: { documents: s.documents, unseen: s.unseen, idf: new Map(s.idf) },
+      vectors: new Map(s.vectors.map(([id, lines]) => [id, lines.map((v) => new Map(v))])),
+      weights: new Map(s.weights),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The code the model is computed by: a change to it is a new cache key. */
+function modelSources(): string[] {
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  return ['./match', './lexical', './tokens', './line-template'].map((n) => readFileSync(fileURLToPath(new URL(`${n}.${ext}`, import.meta.url)), 'utf8'));
+}
+
+function computeModel(kb: readonly KnownIssue[]): LexicalModel {
   const kbFeatures = new Map(kb.map((e) => [e.id, knownIssueTemplates(e).map(featuresOf)] as const));
   const index = buildLexicalIndex([...kbFeatures.values()].flat());
   const vectors = new Map([...kbFeatures].map(([id, lines]) => [id, lines.map((f) => lexicalVector(index, f))] as const));
-  const model = { index, vectors, weights: lineSpecificity(vectors) };
+  return { index, vectors, weights: lineSpecificity(vectors) };
+}
+
+/**
+ * The knowledge base's model, once per process and cached on disk by the entries' content and
+ * the code that computes it (comparing every entry line with every other is start-up work).
+ */
+function lexicalModel(kb: readonly KnownIssue[]): LexicalModel {
+  const known = lexicalModels.get(kb);
+  if (known) return known;
+  let key: string | undefined;
+  try {
+    key = cacheKey('lexical-model-v1', ...modelSources(), JSON.stringify(kb.map((e) => [e.id, e.lines])));
+  } catch {
+    key = undefined;
+  }
+  const hit = key === undefined ? undefined : cacheRead('lexical-model', `${key}.json`);
+  let model = hit === undefined ? undefined : restoreModel(hit);
+  if (!model) {
+    model = computeModel(kb);
+    if (key !== undefined) cacheWrite('lexical-model', `${key}.json`, storeModel(model));
+  }
   lexicalModels.set(kb, model);
   return model;
 }

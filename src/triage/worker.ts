@@ -4,9 +4,8 @@ import { basename } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzeBundle } from '../analysis/analyze.js';
 import { redactDeep, redactText } from '../redact/redact.js';
-import type { SimilarityOptions } from '../analysis/similarity-step.js';
+import { shippedKnowledgeBase, type SimilarityOptions } from '../analysis/similarity-step.js';
 import { loadRules } from '../rules/load-rules.js';
-import { loadKnowledgeBase } from '../similarity/knowledge-base.js';
 import { recordOf, unreadableRecord, type TriageRecord } from './record.js';
 
 export interface WorkerInit {
@@ -30,7 +29,7 @@ const init = workerData as WorkerInit;
 const { rules } = loadRules(init.rulesDir);
 // Loaded once per worker, like the rules.
 const similarity: SimilarityOptions | undefined =
-  init.similarity && init.similarity.mode !== 'off' ? { ...init.similarity, kb: loadKnowledgeBase() } : undefined;
+  init.similarity && init.similarity.mode !== 'off' ? { ...init.similarity, kb: shippedKnowledgeBase() } : undefined;
 
 parentPort?.on('message', (req: WorkerRequest) => {
   void analyzeBundle(req.path, { rules, version: init.version, ...(similarity ? { similarity } : {}) })
