@@ -6,6 +6,8 @@ export class ByteSource {
   /** Bytes given back, most recent last. */
   private readonly returned: Buffer[] = [];
   private done = false;
+  /** Bytes handed out and not given back: where the reader stands in the source. */
+  consumed = 0;
 
   constructor(source: AsyncIterable<Buffer>) {
     this.iterator = source[Symbol.asyncIterator]();
@@ -13,6 +15,12 @@ export class ByteSource {
 
   /** The next chunk, or undefined at the end. */
   async next(): Promise<Buffer | undefined> {
+    const chunk = await this.pull();
+    if (chunk) this.consumed += chunk.length;
+    return chunk;
+  }
+
+  private async pull(): Promise<Buffer | undefined> {
     const back = this.returned.pop();
     if (back) return back;
     while (!this.done) {
@@ -25,7 +33,9 @@ export class ByteSource {
 
   /** Gives bytes back: the next read starts with them. */
   unshift(bytes: Buffer): void {
-    if (bytes.length > 0) this.returned.push(bytes);
+    if (bytes.length === 0) return;
+    this.returned.push(bytes);
+    this.consumed -= bytes.length;
   }
 
   /** Exactly `n` bytes, or fewer when the source ends first. */

@@ -30,6 +30,14 @@ export function detectFormat(head: Buffer): ByteFormat {
   return 'unknown';
 }
 
+/** Whether the bytes (a file's tail) hold a zip end-of-central-directory record whose comment fits. */
+export function hasZipEnd(tail: Buffer): boolean {
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (tail[i] === 0x50 && tail.readUInt32LE(i) === 0x06054b50 && i + 22 + tail.readUInt16LE(i + 20) <= tail.length) return true;
+  }
+  return false;
+}
+
 /**
  * Whether the bytes start with a tar's end-of-archive marker (two zero blocks): an empty tar.
  * Nothing after the marker belongs to the archive, so it is never read (a stream of zeros is

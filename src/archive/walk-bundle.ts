@@ -1,10 +1,10 @@
 // Opens a bundle in any form (tar.gz, tar, zip, folder, nested archives) and hands every
 // regular file to the caller once, as a stream, in archive order. Nothing touches the disk.
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { BundleFormat, ReadProblem } from '../model/types.js';
-import { detectFormat, isEmptyTar, peek } from './detect.js';
+import { detectFormat, hasZipEnd, isEmptyTar, peek } from './detect.js';
 import { readDirectory } from './dir-reader.js';
 import { drain, unsafePath, type ArchiveEntry, type ProblemSink } from './entry.js';
 import { gunzip } from './gzip.js';
@@ -247,6 +247,19 @@ class Walker {
   }
 }
 
+/** Whether a file ends with a zip's end record (its comment may follow it). */
+async function endsLikeZip(path: string, size: number): Promise<boolean> {
+  const span = Math.min(size, 22 + 0xffff);
+  const handle = await open(path, 'r');
+  try {
+    const tail = Buffer.alloc(span);
+    const { bytesRead } = await handle.read(tail, 0, span, size - span);
+    return hasZipEnd(tail.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Counts the bytes read from disk as they pass. */
 async function* countRaw(source: AsyncIterable<Buffer>, walker: Walker, total: number, onProgress?: ProgressSink): AsyncIterable<Buffer> {
   let reported = 0;
@@ -343,6 +356,18 @@ export async function walkBundle(
         if (acceptFile?.(more.head)) {
           await walker.entry({ path: name, type: 'file', body: more.body }, '', '', 0);
           return result('file');
+        }
+        if (await endsLikeZip(inputPath, st.size)) {
+          // Bytes before a zip (a self-extractor stub, a concatenation): the zip is found from its end.
+          stream.destroy();
+          walker.rawBytes = 0;
+          await readZipFile(inputPath, (e) => walker.entry(e, '', '', 0), report, name, {
+            signal: walker.signal,
+            onRead: (n) => {
+              walker.rawBytes += n;
+            },
+          });
+          return result('zip');
         }
         throw new InputError(`${inputPath} is not a log bundle: expected a tar.gz, tar, zip or folder`);
       }

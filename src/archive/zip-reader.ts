@@ -58,6 +58,8 @@ export function readZipBuffer(buffer: Buffer, handler: EntryHandler, report: Pro
 interface Directory {
   offset: number;
   size: number;
+  /** Bytes before the zip (a self-extractor stub, a careless concatenation): added to every offset. */
+  shift: number;
 }
 
 /** Finds the central directory from the end record (zip64 when the fields overflow). */
@@ -77,18 +79,27 @@ async function findDirectory(access: RandomAccess): Promise<Directory | string> 
   const eocdPos = tailStart + at;
   let size = tail.readUInt32LE(at + 12);
   let offset = tail.readUInt32LE(at + 16);
+  let zip64 = false;
   if (size === 0xffffffff || offset === 0xffffffff || tail.readUInt16LE(at + 10) === 0xffff) {
     const locator = eocdPos >= 20 ? await access.read(eocdPos - 20, 20) : Buffer.alloc(0);
     if (locator.length === 20 && locator.readUInt32LE(0) === ZIP64_LOCATOR) {
       const recordAt = Number(locator.readBigUInt64LE(8));
       const record = await access.read(recordAt, 56);
       if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD) return 'zip64 end of central directory record is damaged';
+      zip64 = true;
       size = Number(record.readBigUInt64LE(40));
       offset = Number(record.readBigUInt64LE(48));
     }
   }
   if (offset + size > eocdPos) return `central directory (${size} bytes at ${offset}) runs past its end record`;
-  return { offset, size };
+  // The directory ends where the end record starts; when the offsets say otherwise, bytes were put before the zip.
+  const shift = size > 0 && !zip64 ? eocdPos - size - offset : 0;
+  if (shift > 0) {
+    const stated = await access.read(offset, 4);
+    if (stated.length === 4 && stated.readUInt32LE(0) === CENTRAL) return { offset, size, shift: 0 };
+    return { offset: offset + shift, size, shift };
+  }
+  return { offset, size, shift: 0 };
 }
 
 /** Reads the central directory in windows, so a huge one is never held whole. */
@@ -189,12 +200,17 @@ async function readRecord(cursor: DirectoryCursor): Promise<ZipRecord | string> 
   const mtime = dosTime(fixed.readUInt16LE(14), fixed.readUInt16LE(12));
   if (mtime !== undefined) record.mtime = mtime;
   zip64Sizes(record, variable.subarray(nameLength, nameLength + extraLength));
-  if (flags & 0x41) record.damage ??= 'the entry is encrypted: not read';
+  checkRecord(record);
+  return record;
+}
+
+/** Marks what makes an entry unreadable from its fields alone. */
+function checkRecord(record: ZipRecord): void {
+  if (record.flags & 0x41) record.damage ??= 'the entry is encrypted: not read';
   if (record.method !== 0 && record.method !== 8) record.damage ??= `compression method ${record.method} is not supported: not read`;
   if (record.method === 0 && record.compressedSize !== record.size) {
     record.damage ??= `stored entry's sizes disagree (${record.compressedSize} stored, ${record.size} declared): not read`;
   }
-  return record;
 }
 
 /** Replaces overflowed 32-bit fields by the zip64 extra field's; marks the record when it lacks them. */
@@ -236,19 +252,25 @@ async function* contentOf(access: RandomAccess, record: ZipRecord): AsyncGenerat
   const local = await access.read(record.localOffset, 30);
   if (local.length < 30 || local.readUInt32LE(0) !== LOCAL) throw entryError(`no local header at offset ${record.localOffset}: not read`);
   const dataAt = record.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
-  if (dataAt + record.compressedSize > access.size) throw entryError('the entry runs past the end of the zip: truncated');
+  // A zip cut short still gives what its last entry holds before the cut.
+  const cut = dataAt + record.compressedSize > access.size;
   const raw = rangeOf(access, dataAt, record.compressedSize);
   const body = record.method === 8 ? inflateRaw(new ByteSource(raw)) : raw;
   let size = 0;
   let crc = 0;
-  for await (const chunk of body) {
-    const room = record.size - size;
-    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    size += part.length;
-    if (crc32) crc = crc32(part, crc);
-    if (part.length > 0) yield part;
-    if (chunk.length > room) throw entryError(`inflates past its declared size of ${record.size} bytes: the rest was not read`);
+  try {
+    for await (const chunk of body) {
+      const room = record.size - size;
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      size += part.length;
+      if (crc32) crc = crc32(part, crc);
+      if (part.length > 0) yield part;
+      if (chunk.length > room) throw entryError(`inflates past its declared size of ${record.size} bytes: the rest was not read`);
+    }
+  } catch (err) {
+    throw cut ? entryError('the entry runs past the end of the zip: truncated') : err;
   }
+  if (cut) throw entryError('the entry runs past the end of the zip: truncated');
   if (size < record.size) throw entryError(`${size} of ${record.size} declared bytes: the entry is damaged`);
   if (crc32 && crc >>> 0 !== record.crc) throw entryError('CRC does not match: the content is damaged');
 }
@@ -268,8 +290,8 @@ async function readZip(access: RandomAccess, handler: EntryHandler, report: Prob
   let entries = 0;
   const found = await findDirectory(access).catch((err: Error) => err.message);
   if (typeof found === 'string') {
-    report({ kind: 'corrupt-archive', file: label, message: `zip: ${found}` });
-    return { entries };
+    report({ kind: 'corrupt-archive', file: label, message: `zip: ${found}; entries read one by one from the start` });
+    return { entries: await scanLocalHeaders(access, handler, report, label, signal) };
   }
   const cursor = new DirectoryCursor(access, found.offset, found.offset + found.size);
   while (cursor.remaining > 0 && !signal?.aborted) {
@@ -279,9 +301,117 @@ async function readZip(access: RandomAccess, handler: EntryHandler, report: Prob
       break;
     }
     entries++;
+    record.localOffset += found.shift;
     await deliver(access, record, handler, report, label);
   }
   return { entries };
+}
+
+/** Where the data of an entry read without its directory record ended, once it has been read. */
+interface ScanState {
+  end?: number;
+}
+
+/** Inflates to the end of the deflate stream at `dataAt`, noting where it ended. */
+async function* inflateToEnd(access: RandomAccess, dataAt: number, state: ScanState): AsyncGenerator<Buffer, void, undefined> {
+  const src = new ByteSource(rangeOf(access, dataAt, access.size - dataAt));
+  yield* inflateRaw(src);
+  state.end = dataAt + src.consumed;
+}
+
+/**
+ * Without a central directory (a zip cut short, most often), entries are read from their local
+ * headers in file order until the data ends. An entry whose sizes follow its data (bit 3) is
+ * found by inflating it; a stored one of that kind cannot be, and ends the walk.
+ */
+async function scanLocalHeaders(access: RandomAccess, handler: EntryHandler, report: ProblemSink, label: string, signal?: AbortSignal): Promise<number> {
+  let entries = 0;
+  let at = 0;
+  while (!signal?.aborted) {
+    const fixed = await access.read(at, 30);
+    if (fixed.length >= 4 && fixed.readUInt32LE(0) === CENTRAL) break;
+    if (fixed.length < 30 || fixed.readUInt32LE(0) !== LOCAL) {
+      if (at > 0 || fixed.length > 0) report({ kind: 'truncated-archive', file: label, message: `zip: no entry at offset ${at} (after ${entries} entries): the rest is missing` });
+      break;
+    }
+    const nameLength = fixed.readUInt16LE(26);
+    const extraLength = fixed.readUInt16LE(28);
+    const variable = await access.read(at + 30, nameLength + extraLength);
+    if (variable.length < nameLength + extraLength) {
+      report({ kind: 'truncated-archive', file: label, message: `zip: the zip ends inside the header at offset ${at}` });
+      break;
+    }
+    const flags = fixed.readUInt16LE(6);
+    const name = decodeName(variable.subarray(0, nameLength), (flags & 0x800) !== 0);
+    const record: ZipRecord = {
+      name,
+      type: /[/\\]$/.test(name) ? 'directory' : 'file',
+      flags,
+      method: fixed.readUInt16LE(8),
+      crc: fixed.readUInt32LE(14),
+      compressedSize: fixed.readUInt32LE(18),
+      size: fixed.readUInt32LE(22),
+      localOffset: at,
+    };
+    const mtime = dosTime(fixed.readUInt16LE(12), fixed.readUInt16LE(10));
+    if (mtime !== undefined) record.mtime = mtime;
+    const dataAt = at + 30 + nameLength + extraLength;
+    const state: ScanState = {};
+    let body: AsyncGenerator<Buffer, void, undefined>;
+    if (flags & 0x08) {
+      if (record.method !== 8 || flags & 0x41) {
+        report({ kind: 'corrupt-archive', file: label, message: `zip: entry ${name} gives no sizes and cannot be measured: the entries after it were not read` });
+        break;
+      }
+      body = inflateToEnd(access, dataAt, state);
+    } else {
+      zip64Sizes(record, variable.subarray(nameLength));
+      checkRecord(record);
+      body = contentOf(access, record);
+      if (Number.isFinite(record.compressedSize)) state.end = dataAt + record.compressedSize;
+    }
+    entries++;
+    await deliverScanned(record, body, handler, report, label, state.end === undefined);
+    if (state.end === undefined) break;
+    at = (flags & 0x08) !== 0 ? await afterDescriptor(access, state.end) : state.end;
+  }
+  return entries;
+}
+
+/** The offset of the next header after a data descriptor (its signature is optional, zip64 makes it longer). */
+async function afterDescriptor(access: RandomAccess, end: number): Promise<number> {
+  const probe = await access.read(end, 32);
+  for (const skip of [16, 12, 24, 20]) {
+    if (skip + 4 <= probe.length && [LOCAL, CENTRAL].includes(probe.readUInt32LE(skip))) return end + skip;
+  }
+  return end + 16;
+}
+
+async function deliverScanned(
+  record: ZipRecord,
+  body: AsyncGenerator<Buffer, void, undefined>,
+  handler: EntryHandler,
+  report: ProblemSink,
+  label: string,
+  readToEnd: boolean,
+): Promise<void> {
+  const unsafe = unsafePath(record.name);
+  const path = unsafe ? record.name.replace(/\\/g, '/') : normalizeEntryPath(record.name);
+  const entry: ArchiveEntry = { path, type: record.type, body: record.type === 'file' ? body : emptyBody() };
+  if (!(record.flags & 0x08)) entry.size = record.size;
+  if (unsafe) entry.unsafe = unsafe;
+  if (record.mtime !== undefined) entry.mtime = record.mtime;
+  try {
+    await handler(entry);
+    // The next header lies after this entry's data, found by reading it: read what the walker left.
+    if (readToEnd) {
+      for await (const _chunk of body) {
+        // skipped
+      }
+    }
+  } catch (err) {
+    report({ kind: 'corrupt-entry', file: `${label}!/${path}`, message: `zip: ${describeStreamError(err)}` });
+  }
 }
 
 async function deliver(access: RandomAccess, record: ZipRecord, handler: EntryHandler, report: ProblemSink, label: string): Promise<void> {

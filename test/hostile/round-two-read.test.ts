@@ -11,7 +11,7 @@ import { DEFAULT_READ_LIMITS, walkBundle, type ReadLimits } from '../../src/arch
 import { readBundle } from '../../src/ingest/read-bundle.js';
 import type { ReadProblem } from '../../src/model/types.js';
 import { BUILTIN_RULES } from '../../src/rules/registry.js';
-import { bundleFiles, bootkubeJournal, packTar, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
+import { bundleFiles, bootkubeJournal, packTar, packZip, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 import { rawTar } from '../support/raw-tar.js';
 
 const CLI = join(process.cwd(), 'dist/src/cli/main.js');
@@ -214,6 +214,31 @@ describe('zip entries are checked one by one', () => {
       expect(got.problems).toEqual([expect.objectContaining({ kind })]);
     });
   }
+
+  it('reads a zip cut short entry by entry from its local headers, up to the cut', async () => {
+    const dir = tempDir();
+    writeTree(dir, ROOT, bundleFiles());
+    // yazl writes sizes after the data (bit 3), the hand-built zip before it: both are found.
+    const zips = [readFileSync(await packZip(dir, ROOT, join(dir, 'b.zip'))), buildZip(bundleItems())];
+    for (const zip of zips) {
+      const whole = await walk(file('whole.zip', zip));
+      const got = await walk(file('cut.zip', zip.subarray(0, Math.floor(zip.length * 0.6))));
+      expect(got.problems[0]).toMatchObject({ kind: 'corrupt-archive', message: expect.stringContaining('entries read one by one') });
+      expect(got.problems.some((p) => p.kind === 'truncated-archive' || /truncated/.test(p.message))).toBe(true);
+      expect(got.files.size).toBeGreaterThan(whole.files.size / 3);
+      for (const [path, content] of got.files) {
+        // Every file read whole is the same; the one the cut went through is a prefix.
+        expect(whole.files.get(path)?.subarray(0, content.length).equals(content), path).toBe(true);
+      }
+    }
+  });
+
+  it('reads a zip with bytes put before it (a stub, a careless concatenation)', async () => {
+    const items = bundleItems();
+    const got = await walk(file('prefixed.zip', Buffer.concat([Buffer.alloc(100, 0x41), buildZip(items)])));
+    expect(got.files.size).toBe(items.length);
+    expect(got.problems).toEqual([]);
+  });
 
   it('stops a zip walk at --max-entries: no entry past the limit is opened', async () => {
     const items: ZipItem[] = [];
