@@ -11,6 +11,23 @@ import type { WorkerInit, WorkerRequest, WorkerResponse } from './worker.js';
 export interface PoolOptions extends WorkerInit {
   jobs?: number;
   onRecord?: (record: TriageRecord, done: number, total: number) => void;
+  /** Each worker's share once all are done: bundles analyzed and CPU seconds of its thread. */
+  onWorkers?: (workers: WorkerStats[]) => void;
+}
+
+/** What one worker did. */
+export interface WorkerStats {
+  bundles: number;
+  cpuSeconds: number;
+}
+
+/**
+ * `BOOTLENS_WORKER_STATS=1` prints each worker's share on stderr when the pool is done (for
+ * `npm run bench`: whether the second worker did half the work, and at what CPU cost).
+ */
+function printStats(workers: readonly WorkerStats[]): void {
+  const each = workers.map((w, i) => `worker ${i + 1}: ${w.bundles} bundles, ${w.cpuSeconds.toFixed(2)} s CPU`);
+  process.stderr.write(`bootlens-worker-stats ${JSON.stringify(workers)} (${each.join('; ')})\n`);
 }
 
 /** The compiled worker; when this module runs from source (tests), the built copy in dist/. */
@@ -31,8 +48,9 @@ export async function analyzeMany(paths: readonly string[], options: PoolOptions
   };
   const url = workerUrl();
   let next = 0;
+  const stats: WorkerStats[] = Array.from({ length: jobs }, () => ({ bundles: 0, cpuSeconds: 0 }));
   await Promise.all(
-    Array.from({ length: jobs }, () => {
+    Array.from({ length: jobs }, (_, w) => {
       const worker = new Worker(url, { workerData: init });
       return new Promise<void>((resolve, reject) => {
         const send = (): void => {
@@ -45,6 +63,8 @@ export async function analyzeMany(paths: readonly string[], options: PoolOptions
           worker.postMessage(req);
         };
         worker.on('message', (res: WorkerResponse) => {
+          stats[w].bundles++;
+          stats[w].cpuSeconds = res.cpuMs / 1000;
           records.push(res.record);
           options.onRecord?.(res.record, records.length, paths.length);
           send();
@@ -54,5 +74,7 @@ export async function analyzeMany(paths: readonly string[], options: PoolOptions
       });
     }),
   );
+  options.onWorkers?.(stats);
+  if (process.env.BOOTLENS_WORKER_STATS === '1') printStats(stats);
   return records;
 }

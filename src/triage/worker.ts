@@ -1,5 +1,6 @@
 // A triage worker thread: loads the rules once, then analyzes the bundles it is sent, one at
 // a time, answering with one record each. A bundle that fails never stops the worker.
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzeBundle } from '../analysis/analyze.js';
@@ -23,6 +24,28 @@ export interface WorkerRequest {
 export interface WorkerResponse {
   id: number;
   record: TriageRecord;
+  /** CPU milliseconds this worker's thread has used so far (its event loop's busy time where the OS cannot tell). */
+  cpuMs: number;
+}
+
+/** Clock ticks per second of /proc's times: 100 on every Linux that matters. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time of this thread alone (user + system), from /proc/thread-self/stat: the process's
+ * own figure would count the other workers and zlib's threads too.
+ */
+function threadCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces) start at state, field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (Number.isFinite(ticks)) return (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    // Not Linux: fall through.
+  }
+  return performance.eventLoopUtilization().active;
 }
 
 const init = workerData as WorkerInit;
@@ -35,5 +58,5 @@ parentPort?.on('message', (req: WorkerRequest) => {
   void analyzeBundle(req.path, { rules, version: init.version, ...(similarity ? { similarity } : {}) })
     .then((result) => recordOf(req.path, redactDeep(result)))
     .catch((err: unknown) => unreadableRecord(req.path, basename(req.path), redactText(String((err as Error)?.message ?? err)).split('\n')[0]))
-    .then((record) => parentPort?.postMessage({ id: req.id, record } satisfies WorkerResponse));
+    .then((record) => parentPort?.postMessage({ id: req.id, record, cpuMs: threadCpuMs() } satisfies WorkerResponse));
 });
