@@ -58,7 +58,7 @@ export function addLimitOptions(cmd: Command): Command {
   const s = DEFAULT_STRUCTURED_LIMITS;
   return cmd
     .addOption(new Option('--max-bytes <size>', `stop reading past this many uncompressed bytes (default ${human(d.maxTotalBytes)})`))
-    .addOption(new Option('--max-entries <n>', `stop past this many archive entries (default ${d.maxEntries})`))
+    .addOption(new Option('--max-entries <n>', `stop past this many files (and past as many folders) in the bundle (default ${d.maxEntries})`))
     .addOption(new Option('--max-entry-bytes <size>', `read at most this much of one entry (default ${human(d.maxEntryBytes)})`))
     .addOption(new Option('--max-depth <n>', `archives nested deeper are not read (default ${d.maxDepth})`))
     .addOption(new Option('--max-line-length <n>', 'longer lines are cut and marked (default 64K)'))
