@@ -91,6 +91,8 @@ class Router {
   referenceTime: number | undefined;
   /** The reference time came from a gather id (the bundle's own clock), not a file date. */
   fromGatherId = false;
+  /** Logical paths read from outside a single node's log-bundle-bootstrap/. */
+  private readonly finalPaths = new Set<string>();
   private readonly logLimits: LogLimits;
   private readonly maxLine: number;
   private readonly maxStructured: number;
@@ -127,6 +129,15 @@ class Router {
   async file(file: BundleFile): Promise<void> {
     const cls = classifyPath(file.logicalPath);
     if (cls.bootstrapInPlace) this.builder.bootstrapInPlace = true;
+    // Single node: the bootstrap phase's copy (log-bundle-bootstrap/) of a file the final gather
+    // also wrote is older; the final one is read whichever order the archive holds them in.
+    if (cls.logicalPath !== undefined) {
+      if (!cls.bootstrapInPlace) this.finalPaths.add(cls.logicalPath);
+      else if (this.finalPaths.has(cls.logicalPath)) {
+        this.builder.otherFiles++;
+        return;
+      }
+    }
     if (cls.gatherId && !this.builder.gatherId) this.builder.gatherId = cls.gatherId;
     // Year-less journal times need a year: the gather id's. A bundle's own file sets it, never a
     // note beside it; without a gather id, the date of the first file of the bundle.

@@ -38,6 +38,8 @@ export interface ClassifiedPath {
   gatherId?: string;
   /** The path is laid out as `oc adm must-gather` writes (a hint when nothing else is found). */
   mustGather?: boolean;
+  /** The path from its bundle anchor (`resources/nodes.json`), the same in every layout. */
+  logicalPath?: string;
 }
 
 const BUNDLE_SEGMENT = /^(?:cluster-)?log-bundle(?:-(.+))?$/;
@@ -198,6 +200,7 @@ export function classifyPath(path: string): ClassifiedPath {
     return result;
   }
   const [anchor, ...rest] = segs.slice(at);
+  result.logicalPath = segs.slice(at).join('/');
   const bootstrap: HostSelector = { role: 'bootstrap' };
   switch (anchor) {
     case 'gather.log':
