@@ -9,6 +9,9 @@ export default defineConfig({
     // and get the same room as tests (vitest's 10 s default failed under load).
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Text reports follow COLUMNS; a shell that exports it must not change what tests see
+    // (100 is the width without it). Tests of the width set their own.
+    env: { COLUMNS: '100' },
     pool: 'forks',
     // vitest's default is one worker fewer than the cores, i.e. one on a two-core machine; most
     // test time is spent waiting on a spawned CLI, so every core gets a worker.
