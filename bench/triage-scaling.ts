@@ -17,6 +17,10 @@ export interface TriageScalingRow {
   bundlesPerSecond: number;
   /** CPU seconds (user + system, every thread) of that run, when /usr/bin/time is there to tell. */
   cpuSeconds?: number;
+  /** Peak RSS of that run (MB), when /usr/bin/time is there to tell. */
+  rssMb?: number;
+  /** Each worker's bundles and the CPU seconds of its own thread, as the workers report them. */
+  workers?: { bundles: number; cpuSeconds: number }[];
 }
 
 export interface TriageScalingOptions {
@@ -42,8 +46,8 @@ export interface PrepareOptions {
   log?: (line: string) => void;
 }
 
-/** The one-worker target for two workers, as the README states it. */
-export const TRIAGE_SCALING_TARGET = 1.7;
+/** The one-worker target for two workers (issue 17). */
+export const TRIAGE_SCALING_TARGET = 1.5;
 
 /** Failures of different stages and sizes, a healthy install among them. */
 export const DEFAULT_SCENARIOS = [
@@ -150,25 +154,32 @@ const GNU_TIME = '/usr/bin/time';
  * One `bootlens triage --jobs N --format json` run, its summary thrown away: wall seconds, and
  * CPU seconds of the process (all its threads) when GNU time can measure them.
  */
-function timeTriage(bundles: string[], jobs: number): Promise<{ seconds: number; cpuSeconds?: number }> {
+type TriageRun = Omit<TriageScalingRow, 'jobs' | 'bundlesPerSecond'>;
+
+function timeTriage(bundles: string[], jobs: number): Promise<TriageRun> {
   const args = [CLI, 'triage', '--jobs', String(jobs), '--format', 'json', '--output', '/dev/null', ...bundles];
   const timed = existsSync(GNU_TIME);
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(timed ? GNU_TIME : process.execPath, timed ? ['-f', 'bootlens-cpu %U %S', process.execPath, ...args] : args, {
+    const child = spawn(timed ? GNU_TIME : process.execPath, timed ? ['-f', 'bootlens-cpu %U %S %M', process.execPath, ...args] : args, {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', BOOTLENS_WORKER_STATS: '1' },
     });
     let err = '';
+    let workers: TriageRun['workers'];
     child.stderr.on('data', (b: Buffer) => {
-      err = (err + b.toString('utf8')).slice(-2000);
+      err = (err + b.toString('utf8')).slice(-4000);
+      const stats = /bootlens-worker-stats (\[[^\n]*?\]) \(/.exec(err);
+      if (stats) workers = JSON.parse(stats[1]) as TriageRun['workers'];
     });
     child.on('error', reject);
     child.on('close', (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const cpu = /bootlens-cpu ([\d.]+) ([\d.]+)\s*$/.exec(err);
+      const cpu = /bootlens-cpu ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(err);
       // 0: nothing failed; 1: failures found (the usual case here); anything else is an error.
-      if (code === 0 || code === 1) resolve({ seconds, ...(cpu ? { cpuSeconds: Number(cpu[1]) + Number(cpu[2]) } : {}) });
+      if (code === 0 || code === 1) {
+        resolve({ seconds, ...(cpu ? { cpuSeconds: Number(cpu[1]) + Number(cpu[2]), rssMb: Math.round(Number(cpu[3]) / 1024) } : {}), ...(workers ? { workers } : {}) });
+      }
       else reject(new Error(`triage --jobs ${jobs} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
     });
   });
@@ -179,7 +190,7 @@ export async function measureTriageScaling(options: TriageScalingOptions): Promi
   if (options.bundles.length === 0) throw new Error('no bundles to triage');
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.json)`);
   const repeats = Math.max(1, options.repeats ?? 2);
-  const best = new Map<number, { seconds: number; cpuSeconds?: number }>();
+  const best = new Map<number, TriageRun>();
   for (let r = 0; r < repeats; r++) {
     for (const jobs of options.jobs) {
       const t = await timeTriage(options.bundles, jobs);
@@ -188,9 +199,11 @@ export async function measureTriageScaling(options: TriageScalingOptions): Promi
     }
   }
   return options.jobs.map((jobs) => {
-    const t = best.get(jobs) as { seconds: number; cpuSeconds?: number };
+    const t = best.get(jobs) as TriageRun;
     const row: TriageScalingRow = { jobs, seconds: Math.round(t.seconds * 1000) / 1000, bundlesPerSecond: Math.round((options.bundles.length / t.seconds) * 100) / 100 };
     if (t.cpuSeconds !== undefined) row.cpuSeconds = Math.round(t.cpuSeconds * 100) / 100;
+    if (t.rssMb !== undefined) row.rssMb = t.rssMb;
+    if (t.workers) row.workers = t.workers;
     return row;
   });
 }
@@ -211,7 +224,9 @@ export function formatTriageScaling(rows: readonly TriageScalingRow[]): string {
   for (const r of rows) {
     const s = speedup(r);
     const cores = r.cpuSeconds !== undefined ? `  ${r.cpuSeconds.toFixed(2).padStart(6)}  ${(r.cpuSeconds / r.seconds).toFixed(2).padStart(10)}` : cpu ? `  ${'-'.padStart(6)}  ${'-'.padStart(10)}` : '';
-    out.push(`${String(r.jobs).padStart(4)}  ${r.seconds.toFixed(2).padStart(8)}  ${r.bundlesPerSecond.toFixed(1).padStart(9)}  ${(s === undefined ? '-' : `${s.toFixed(2)}×`).padStart(7)}${cores}`);
+    const each = r.workers ? `  workers: ${r.workers.map((w) => `${w.bundles} bundles ${w.cpuSeconds.toFixed(2)} s CPU`).join(', ')}` : '';
+    const rss = r.rssMb !== undefined ? `  peak RSS ${r.rssMb} MB` : '';
+    out.push(`${String(r.jobs).padStart(4)}  ${r.seconds.toFixed(2).padStart(8)}  ${r.bundlesPerSecond.toFixed(1).padStart(9)}  ${(s === undefined ? '-' : `${s.toFixed(2)}×`).padStart(7)}${cores}${rss}${each}`);
   }
   out.push(`Target: 2 workers ≥ ${TRIAGE_SCALING_TARGET}× one worker`);
   const two = rows.find((r) => r.jobs === 2);

@@ -14,7 +14,7 @@ describe('triage scaling bench', () => {
     expect(lines[0]).toMatch(/^Triage scaling: 40 bundles, \d+ cores/);
     expect(lines[2].trim().split(/\s+/)).toEqual(['1', '10.00', '4.0', '1.00×', '13.00', '1.30']);
     expect(lines[3].trim().split(/\s+/)).toEqual(['2', '5.50', '7.3', '1.82×', '10.50', '1.91']);
-    expect(lines).toContain('Target: 2 workers ≥ 1.7× one worker');
+    expect(lines).toContain('Target: 2 workers ≥ 1.5× one worker');
     expect(lines.at(-1)).toBe('Measured: 2 workers 1.82× one worker (met)');
     expect(formatTriageScaling([{ jobs: 1, seconds: 6, bundlesPerSecond: 5 }, { jobs: 2, seconds: 5, bundlesPerSecond: 6 }])).toContain('1.20× one worker (not met)');
   });
@@ -38,6 +38,10 @@ describe('triage scaling bench', () => {
     for (const r of rows) {
       expect(r.seconds).toBeGreaterThan(0);
       expect(r.bundlesPerSecond).toBeCloseTo(3 / r.seconds, 1);
+      // Each worker says how many bundles it analyzed and the CPU time of its own thread.
+      expect(r.workers).toHaveLength(r.jobs);
+      expect(r.workers?.reduce((n, w) => n + w.bundles, 0)).toBe(3);
+      for (const w of r.workers ?? []) expect(w.cpuSeconds).toBeGreaterThan(0);
     }
   }, 120_000);
 });
