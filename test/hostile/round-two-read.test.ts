@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { constants, crc32, deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { analyzeModel } from '../../src/analysis/analyze.js';
 import { DEFAULT_READ_LIMITS, walkBundle, type ReadLimits } from '../../src/archive/walk-bundle.js';
@@ -13,6 +13,7 @@ import type { ReadProblem } from '../../src/model/types.js';
 import { BUILTIN_RULES } from '../../src/rules/registry.js';
 import { bundleFiles, bootkubeJournal, packTar, packZip, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 import { rawTar } from '../support/raw-tar.js';
+import { buildZip, type ZipItem } from '../archive/raw-zip.js';
 
 const CLI = join(process.cwd(), 'dist/src/cli/main.js');
 const WORKERS_SAMPLE = join(process.cwd(), 'samples/workers-csr-pending/log-bundle-20240611103714.tar.gz');
@@ -72,74 +73,6 @@ function tarFileEnds(tar: Buffer): Map<string, number> {
     at += 512 + Math.ceil(size / 512) * 512;
   }
   return ends;
-}
-
-// ---------------------------------------------------------------- hand-built zips
-
-interface ZipItem {
-  name: string;
-  content?: string | Buffer;
-  method?: 0 | 8;
-  flags?: number;
-  /** Declared uncompressed size, when it should lie. */
-  declaredSize?: number;
-  /** Local header offset, when it should point at garbage. */
-  localOffset?: number;
-  /** Unix mode (S_IFLNK | 0777 for a symlink). */
-  unixMode?: number;
-  /** A CRC that does not hold. */
-  crc?: number;
-}
-
-/** A zip written byte by byte, so it can hold what no zip library writes. */
-function buildZip(items: ZipItem[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const item of items) {
-    const name = Buffer.from(item.name, 'utf8');
-    const content = Buffer.from(item.content ?? '');
-    const method = item.method ?? 0;
-    const data = method === 8 ? deflateRawSync(content) : content;
-    const crc = item.crc ?? crc32(content);
-    const size = item.declaredSize ?? content.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(item.flags ?? 0x800, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(0x5a00, 10);
-    local.writeUInt16LE(0x5b76, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(item.unixMode !== undefined ? (3 << 8) | 20 : 20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(item.flags ?? 0x800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(0x5a00, 12);
-    central.writeUInt16LE(0x5b76, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(item.unixMode !== undefined ? (item.unixMode << 16) >>> 0 : 0, 38);
-    central.writeUInt32LE(item.localOffset ?? offset, 42);
-    locals.push(local, name, data);
-    centrals.push(central, name);
-    offset += local.length + name.length + data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Math.min(items.length, 0xffff), 8);
-  end.writeUInt16LE(Math.min(items.length, 0xffff), 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
 }
 
 /** The fixture bundle's files as zip items under ROOT. */
