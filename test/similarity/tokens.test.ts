@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineTemplate } from '../../src/similarity/line-template.js';
 import { embeddingText, ERROR_LITERALS, errorWeight, wordsOf } from '../../src/similarity/tokens.js';
+import { LiteralSearch } from '../../src/text/literal-search.js';
 
 describe('words and error weight', () => {
   it('reduces a template to its words for matching', () => {
@@ -50,5 +51,52 @@ describe('ERROR_LITERALS', () => {
     for (const line of ['{"level":"error","msg":"x"}', 'time="t" level=fatal msg="x"', 'E1122 10:00:00.1 1 a.go:1] "x" err="y"', 'level=crit msg=x']) {
       expect(ERROR_LITERALS.some((l) => line.includes(l)), line).toBe(true);
     }
+  });
+});
+
+describe('the one literal scan with the error words', () => {
+  it('finds exactly the lines holding an error word or a rule literal, with their groups', () => {
+    // Words that end like the error words (same last two or three bytes) and the words themselves.
+    const words = ['called', 'failed', 'Failed', 'enabled', 'for', 'error', 'Error', 'mirror', 'attempt', 'tempt', 'timeout', 'layout',
+      'not ready', 'already', 'unable', 'table', 'retry', 'entry', 'x509:', 'x509', 'denied', 'killed', 'skilled', 'crashloop', 'loop',
+      'NetworkPluginNotReady', 'Ready', 'etcdserver: request timed out', 'timed', 'is unhealthy', 'healthy', '月', 'ünable'];
+    const rules = ['NetworkPluginNotReady', 'etcdserver: request timed out', 'is unhealthy', 'x509: '];
+    const search = new LiteralSearch([
+      ...rules.map((text) => ({ text, groups: 2 })),
+      ...ERROR_LITERALS.map((text) => ({ text, groups: 4 })),
+    ]);
+    let seed = 17;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const n = 1 + next(8);
+      lines.push(Array.from({ length: n }, () => words[next(words.length)]).join(next(3) === 0 ? '' : ' '));
+    }
+    const buf = Buffer.from(lines.join('\n') + '\n');
+    const hits = { positions: [] as number[], groups: [] as number[] };
+    search.scan(buf, 0, buf.length, hits);
+    // Which line each hit falls in, and its groups, against includes() line by line.
+    const starts: number[] = [];
+    for (let at = 0, i = 0; i < lines.length; i++) {
+      starts.push(at);
+      at += Buffer.byteLength(lines[i]) + 1;
+    }
+    const found = new Map<number, number>();
+    let li = 0;
+    hits.positions.forEach((p, k) => {
+      while (li + 1 < starts.length && starts[li + 1] <= p) li++;
+      found.set(li, (found.get(li) ?? 0) | hits.groups[k]);
+    });
+    const expected = new Map<number, number>();
+    lines.forEach((l, i) => {
+      const g = (rules.some((r) => l.includes(r)) ? 2 : 0) | (ERROR_LITERALS.some((e) => l.includes(e)) ? 4 : 0);
+      if (g !== 0) expected.set(i, g);
+    });
+    expect(expected.size).toBeGreaterThan(1000);
+    expect(expected.size).toBeLessThan(lines.length);
+    expect([...found].sort((a, b) => a[0] - b[0])).toEqual([...expected].sort((a, b) => a[0] - b[0]));
   });
 });
