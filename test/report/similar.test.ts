@@ -44,7 +44,7 @@ describe('the real similar list the tests use', () => {
 
 describe('similar known issues in the text report', () => {
   it('lists each issue after the findings: id, score, title, stage/category, matched line and first fix step', () => {
-    const text = renderAnalyzeText(similar, { color: false });
+    const text = renderAnalyzeText(similar, { color: false, width: 140 });
     const at = text.indexOf('Similar known issues (2)');
     expect(at).toBeGreaterThan(text.indexOf('Findings ('));
     expect(at).toBeLessThan(text.indexOf('\nRules\n'));
@@ -64,7 +64,7 @@ describe('similar known issues in the text report', () => {
   });
 
   it('says the category came from similarity when no rule decided it', () => {
-    const text = renderAnalyzeText(known, { color: false });
+    const text = renderAnalyzeText(known, { color: false, width: 140 });
     expect(text.split('\n')[1]).toBe(`✖ FAILED at bootstrap-etcd (etcd-health, confidence ${known.verdict.confidence}, from similarity to known issue ${ETCD})`);
     expect(text).toContain(`★ ${ETCD}  0.94`);
     expect(text).toContain("the verdict's category comes from it");
