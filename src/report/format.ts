@@ -188,7 +188,10 @@ export function renderTable(head: readonly string[], rows: readonly (readonly st
   const colWidths = tableWidths([head, ...cells], width);
   const chars = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
   // Narrowed cells wrap (at spaces; a longer word is cut with …) rather than lose their end.
-  const t = new Table({ head: [...head], chars, style: { head: [], border: [] }, ...(colWidths ? { colWidths, wordWrap: true } : {}) });
+  // The head goes in as the first row: given as `head`, cli-table3 prepends it with
+  // push.apply(rows), which overflows the stack at a quarter of a million rows (same output).
+  const t = new Table({ chars, style: { head: [], border: [] }, ...(colWidths ? { colWidths, wordWrap: true } : {}) });
+  if (head.length > 0) t.push([...head]);
   for (const r of cells) t.push(r);
   return t.toString();
 }

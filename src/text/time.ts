@@ -134,6 +134,7 @@ export function epochNumberToMs(value: number): number | undefined {
   if (!Number.isFinite(value) || value < 0) return undefined;
   const abs = value;
   const ms = abs < 1e11 ? abs * 1000 : abs < 1e14 ? abs : abs < 1e17 ? abs / 1000 : abs < 1e20 ? abs / 1e6 : NaN;
-  const out = Math.floor(ms);
+  // Rounded: 1795342504.25 s is 1795342504249.9998 ms in floating point.
+  const out = Math.round(ms);
   return isValidEpochMs(out) ? out : undefined;
 }
