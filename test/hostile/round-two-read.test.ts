@@ -209,18 +209,18 @@ describe('zip entries are checked one by one', () => {
     const stored = await walk(file('stored.zip', buildZip([{ name: `${ROOT}/bootstrap/journals/big.log`, content: text }])), limits);
     expect(stored.files.get(`${ROOT}/bootstrap/journals/big.log`)?.length).toBe(text.length);
     expect(stored.problems).toEqual([]);
-    const zeros = Buffer.alloc(64 * 1024 * 1024);
+    const zeros = Buffer.alloc(16 * 1024 * 1024);
     const bomb = await walk(file('bomb.zip', buildZip([{ name: `${ROOT}/bootstrap/journals/big.log`, content: zeros, method: 8 }])), limits);
     expect(bomb.problems).toContainEqual(expect.objectContaining({ kind: 'limit', message: expect.stringContaining('decompression bomb') }));
-    expect(bomb.bytes).toBeLessThan(16 * 1024 * 1024);
+    expect(bomb.bytes).toBeLessThan(8 * 1024 * 1024);
   });
 
   it('stops a bomb nested inside a folder bundle', async () => {
-    const zeros = rawTar([{ path: 'kubelet.log', content: Buffer.alloc(64 * 1024 * 1024) }]);
+    const zeros = rawTar([{ path: 'kubelet.log', content: Buffer.alloc(16 * 1024 * 1024) }]);
     const dir = writeTree(tempDir(), ROOT, { 'gather.log': 'Gather remote logs\n', 'control-plane/10.0.0.5/m.tar.gz': gzipSync(zeros, { level: 9 }) });
     const got = await walk(dir, { ratioCheckFrom: 1024 * 1024, maxRatio: 50 });
     expect(got.problems).toContainEqual(expect.objectContaining({ kind: 'limit', message: expect.stringContaining('decompression bomb') }));
-    expect(got.bytes).toBeLessThan(16 * 1024 * 1024);
+    expect(got.bytes).toBeLessThan(8 * 1024 * 1024);
   });
 
   it('refuses --jobs past what the machine can use, with one line and exit 2', () => {
