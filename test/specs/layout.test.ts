@@ -10,7 +10,10 @@ describe('classifyPath', () => {
       bootstrapInPlace: false,
       gatherId: '20261122111800',
       spec: { kind: 'journal', host: { role: 'bootstrap' }, unit: 'bootkube' },
+      logicalPath: 'bootstrap/journals/bootkube.log',
     });
+    // The same file one level deeper in a single node's bootstrap-phase gather has the same logical path.
+    expect(classifyPath(`${B}/log-bundle-bootstrap/bootstrap/journals/bootkube.log`)).toMatchObject({ bootstrapInPlace: true, logicalPath: 'bootstrap/journals/bootkube.log' });
     expect(classifyPath(`${B}/bootstrap/services/release-image.json`).spec).toEqual({ kind: 'service-record', host: { role: 'bootstrap' }, service: 'release-image' });
     expect(classifyPath(`${B}/bootstrap/network/ip-addr.txt`).spec).toEqual({ kind: 'network', host: { role: 'bootstrap' }, file: 'ip-addr' });
     expect(classifyPath(`${B}/failed-units.txt`).spec).toEqual({ kind: 'failed-units', host: { role: 'bootstrap' } });
