@@ -49,7 +49,7 @@ export const SIGNATURES: readonly Signature[] = [
   {
     id: 'proxy-connect',
     category: 'proxy',
-    re: /proxyconnect tcp|Proxy Authentication Required|\b407\b.*proxy|proxy error|error connecting to proxy|via a proxy|Tunnel or SSL Forbidden/i,
+    re: /proxyconnect tcp|Proxy Authentication Required|\b407\b(?:[^\n4]|4(?!07))*proxy|proxy error|error connecting to proxy|via a proxy|Tunnel or SSL Forbidden/i,
     source: 'https://github.com/golang/go/blob/master/src/net/http/transport.go',
     example: 'Error: initializing source docker://quay.io/openshift-release-dev/ocp-release@sha256:29c6: pinging container registry quay.io: Get "https://quay.io/v2/": proxyconnect tcp: dial tcp 192.168.1.10:3128: connect: connection refused',
   },
@@ -162,7 +162,7 @@ export const SIGNATURES: readonly Signature[] = [
   {
     id: 'network-plugin',
     category: 'network-plugin',
-    re: /NetworkPluginNotReady|network is not ready|cni config uninitialized|no CNI configuration file|failed to find plugin|CNI network \S+ not found|plugin type="(?:multus|ovn-k8s-cni-overlay|openshift-sdn)"|ovnkube|ovn-controller|ovs-vsctl|openvswitch|br-ex|configure-ovs|too small for specified overlay MTU|MTU .*(?:too (?:small|large)|mismatch)|openshift-sdn|sdn-controller|geneve|NetworkUnavailable/i,
+    re: /NetworkPluginNotReady|network is not ready|cni config uninitialized|no CNI configuration file|failed to find plugin|CNI network \S+ not found|plugin type="(?:multus|ovn-k8s-cni-overlay|openshift-sdn)"|ovnkube|ovn-controller|ovs-vsctl|openvswitch|br-ex|configure-ovs|too small for specified overlay MTU|MTU (?:[^\nM]|M(?!TU ))*(?:too (?:small|large)|mismatch)|openshift-sdn|sdn-controller|geneve|NetworkUnavailable/i,
     source: 'https://github.com/kubernetes/kubernetes/blob/master/pkg/kubelet/kubelet_network.go',
     example: 'E1122 10:31:15.221190    2519 kubelet.go:2855] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: No CNI configuration file in /etc/kubernetes/cni/net.d/. Has your network provider started?"',
   },
