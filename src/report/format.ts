@@ -190,8 +190,33 @@ export function renderTable(head: readonly string[], rows: readonly (readonly st
   // Narrowed cells wrap (at spaces; a longer word is cut with …) rather than lose their end.
   // The head goes in as the first row: given as `head`, cli-table3 prepends it with
   // push.apply(rows), which overflows the stack at a quarter of a million rows (same output).
-  const t = new Table({ chars, style: { head: [], border: [] }, ...(colWidths ? { colWidths, wordWrap: true } : {}) });
-  if (head.length > 0) t.push([...head]);
-  for (const r of cells) t.push(r);
-  return t.toString();
+  const all = head.length > 0 ? [[...head], ...cells] : cells;
+  if (all.length <= TABLE_CHUNK) {
+    const t = new Table({ chars, style: { head: [], border: [] }, ...(colWidths ? { colWidths, wordWrap: true } : {}) });
+    for (const r of all) t.push(r);
+    return t.toString();
+  }
+  // cli-table3 lays a table out in time quadratic in its rows: a long one is drawn in chunks of
+  // fixed column widths, their borders joined, so it reads as one table.
+  const widths = colWidths ?? naturalWidths(all);
+  const parts: string[] = [];
+  for (let i = 0; i < all.length; i += TABLE_CHUNK) {
+    const t = new Table({ chars, style: { head: [], border: [] }, colWidths: widths, wordWrap: true });
+    for (const r of all.slice(i, i + TABLE_CHUNK)) t.push(r);
+    const lines = t.toString().split('\n');
+    const first = i === 0 ? 0 : 1;
+    const last = i + TABLE_CHUNK >= all.length ? lines.length : lines.length - 1;
+    parts.push(lines.slice(first, last).join('\n'));
+  }
+  return parts.join('\n');
+}
+
+/** Rows a table is drawn with at once (cli-table3's layout is quadratic in them). */
+const TABLE_CHUNK = 1000;
+
+/** Each column's widest line plus its padding. */
+function naturalWidths(rows: readonly (readonly string[])[]): number[] {
+  const widths: number[] = [];
+  for (const r of rows) for (let i = 0; i < r.length; i++) widths[i] = Math.max(widths[i] ?? 3, visibleLength(r[i]) + 2);
+  return widths;
 }
