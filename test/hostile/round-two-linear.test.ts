@@ -182,9 +182,9 @@ describe('every shipped regex runs in linear time', () => {
         re.test(line);
         worst = Math.max(worst, performance.now() - start);
       }
-      // Generous: a linear regex scans one of these lines in about a millisecond; the
-      // quadratic ones this replaced took seconds.
-      if (worst > 500) slow.push(`${where} /${re.source.slice(0, 80)}/ ${Math.round(worst)} ms`);
+      // Generous, so a loaded CI machine cannot fail it: a linear regex scans one of these lines
+      // in about a millisecond; the quadratic ones this replaced took seconds (9 s on 60 KB).
+      if (worst > 2500) slow.push(`${where} /${re.source.slice(0, 80)}/ ${Math.round(worst)} ms`);
     }
     // Parser regexes still quadratic on crafted 16 KiB lines, in files this change does not own,
     // are named in KNOWN_QUADRATIC; any other slow regex fails the test.
