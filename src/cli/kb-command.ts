@@ -1,5 +1,5 @@
 // `bootlens kb add` (an entry from a diagnosed bundle) and `bootlens kb check` (noise and dead entries).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAndAnalyze } from '../analysis/analyze.js';
 import { InputError } from '../archive/walk-bundle.js';
@@ -8,6 +8,7 @@ import { readBundle, type ReadOptions } from '../ingest/read-bundle.js';
 import { redactLines } from '../redact/redact.js';
 import type { AnalysisResult } from '../result/types.js';
 import { loadRules } from '../rules/load-rules.js';
+import { makeDir } from '../util/make-dir.js';
 import { classifyError } from '../rules/signatures.js';
 import { createMiner, type CandidateOptions, type CandidateTemplate } from '../similarity/drain.js';
 import {
@@ -177,7 +178,7 @@ export async function runKbAdd(options: KbAddOptions): Promise<KbAddResult> {
   if (options.rule) entry.rule = options.rule;
   const yaml = knownIssueYaml(entry);
   const parsed = parseKnownIssue(yaml, file);
-  mkdirSync(dir, { recursive: true });
+  makeDir(dir);
   writeFileSync(file, yaml);
   return { file, entry: parsed, yaml, sources: picked.map((c) => c.source) };
 }

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { makeDir } from './make-dir.js';
 
 /**
  * `BOOTLENS_CACHE_DIR` (`off` disables the cache), else `$XDG_CACHE_HOME/bootlens`, else
@@ -46,7 +47,7 @@ export function cacheWrite(kind: string, key: string, text: string): void {
   const file = pathOf(kind, key);
   if (!file) return;
   try {
-    mkdirSync(join(file, '..'), { recursive: true });
+    makeDir(dirname(file));
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(tmp, text);
     renameSync(tmp, file);

@@ -1,4 +1,5 @@
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultRulesDir, loadRules } from '../../src/rules/load-rules.js';
@@ -56,5 +57,17 @@ describe('start-up cache', () => {
     process.env.BOOTLENS_CACHE_DIR = 'off';
     loadRules();
     expect(readdirSync(cache)).toEqual([]);
+  });
+});
+
+describe('a cache folder that cannot be made', () => {
+  // Node's recursive mkdir spins forever below /proc: the cache makes its folders one by one.
+  it.runIf(existsSync('/proc/self'))('costs nothing but the cache: a run with BOOTLENS_CACHE_DIR below /proc ends with its verdict', () => {
+    const cli = join(process.cwd(), 'dist/src/cli/main.js');
+    const sample = join(process.cwd(), 'samples/workers-csr-pending');
+    const r = spawnSync(process.execPath, [cli, 'analyze', sample, '-f', 'json'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, BOOTLENS_CACHE_DIR: '/proc/bootlens-cache' } });
+    expect(r.error).toBeUndefined();
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).verdict.stage).toBe('workers');
   });
 });
