@@ -177,7 +177,13 @@ const ANY_IMAGE_RE = /\brelease image:?\s+\(?([\w.-]+(?::\d+)?\/[^\s()"',]+)/i;
 // `Waiting up to 20m0s (until 10:35AM UTC) for the Kubernetes API at https://...:6443...`,
 // `Waiting up to 40m0s for bootstrapping to complete...` (older releases print no `until`),
 // `Waiting up to 30m0s (until ...) to ensure each cluster operator has finished progressing...`.
-const WAIT_RE = /Waiting up to (\S+?)(?: \(until [^)]*\))? (?:for|to) (.+?)(?:\.\.\.)?\s*$/;
+// The tail is taken whole and trimmed in code: a lazy tail before `\s*$` is quadratic in spaces.
+const WAIT_RE = /Waiting up to (\S+?)(?: \(until [^)]*\))? (?:for|to) ([^]+)$/;
+
+/** What a wait is for, without its trailing `...` and spaces. */
+function waitWhat(tail: string): string {
+  return tail.trimEnd().replace(/\.\.\.$/, '').trimEnd();
+}
 
 // cmd/openshift-install/gather.go logClusterOperatorConditions:
 // `Cluster operator <name> <Condition> is <Status> with <Reason>: <Message>`; the reason may be
@@ -210,7 +216,7 @@ const PASTED_FRAMING = /^\s*(?:(?:\[[^\]]*\])?[$#] |TASK \[|PLAY |ok: |changed: 
 // `2023-05-02T10:11:12.123Z level=info msg="..."` or `2023-05-02T10:11:12Z INFO ...`.
 const COLLECTOR_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})\s+/;
 // Ansible prints `stdout_lines` as JSON strings: `    "time=\"...\" level=info msg=\"...\"",`.
-const JSON_STRING_LINE = /^\s*("(?:[^"\\]|\\.)*")\s*,?\s*$/;
+const JSON_STRING_LINE = /^\s*("(?:[^"\\]|\\.)*")\s*(?:,\s*)?$/;
 
 /**
  * The installer's line inside the wrappers people and CI put around it: an Ansible
@@ -370,9 +376,10 @@ export function createInstallerLogScanner(): InstallerLogScanner {
       open = { entry, kept: [] };
       const w = msg.includes('Waiting up to') ? WAIT_RE.exec(msg) : null;
       if (w) {
-        phase = waitPhase(w[2]);
+        const what = waitWhat(w[2]);
+        phase = waitPhase(what);
         if (waits.length < MAX_WAITS) {
-          const wait: InstallerLogFacts['waits'][number] = { what: detach(w[2]), timeout: detach(w[1]), line, phase };
+          const wait: InstallerLogFacts['waits'][number] = { what: detach(what), timeout: detach(w[1]), line, phase };
           if (entry.time !== undefined) wait.time = entry.time;
           waits.push(wait);
         }

@@ -9,7 +9,7 @@ function isBlank(text: string): boolean {
 
 // `2: ens3: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc fq_codel state UP group default qlen 1000`
 const LINK_RE = /^(\d+):\s+([^:\s]+):\s+<([^>]*)>(.*)$/;
-const ADDR_RE = /^\s+(inet6?)\s+(\S+)(.*)$/;
+const ADDR_RE = /^\s+(inet6?)\s+(\S+)([^]*)$/;
 
 /** The value after `key` in a run of `key value` words. */
 function wordAfter(words: string[], key: string): string | undefined {
@@ -33,7 +33,7 @@ export function parseIpAddr(text: string): Parsed<NetInterface[]> {
     const link = LINK_RE.exec(raw);
     if (link) {
       const words = link[4].trim().split(/\s+/);
-      current = { name: link[2].replace(/@.*$/, ''), addresses: [] };
+      current = { name: link[2].replace(/@[^]*$/, ''), addresses: [] };
       const state = wordAfter(words, 'state');
       if (state !== undefined) current.state = state;
       const mtu = Number(wordAfter(words, 'mtu'));
@@ -149,7 +149,8 @@ export function parseResolvConf(text: string): Parsed<ResolvConf> {
   return parsed(value, capProblems(problems));
 }
 
-const ADDRESS_RE = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]*:[0-9a-f:.]*(?:%\S+)?)$/i;
+// IPv6: hex, dots and colons with at least one colon (a look-ahead, not two runs that overlap).
+const ADDRESS_RE = /^(?:\d{1,3}(?:\.\d{1,3}){3}|(?=[0-9a-f.]*:)[0-9a-f:.]+(?:%\S+)?)$/i;
 
 /** Parses /etc/hosts: an address and its names per line; `#` starts a comment anywhere. */
 export function parseHosts(text: string): Parsed<NetworkInfo['hosts']> {
@@ -158,7 +159,7 @@ export function parseHosts(text: string): Parsed<NetworkInfo['hosts']> {
   const out: NetworkInfo['hosts'] = [];
   const problems: ParseProblem[] = [];
   lines.forEach((raw, i) => {
-    const t = raw.replace(/#.*$/, '').trim();
+    const t = raw.replace(/#[^]*$/, '').trim();
     if (t === '') return;
     const [address, ...names] = t.split(/\s+/);
     if (!ADDRESS_RE.test(address) || names.length === 0) {

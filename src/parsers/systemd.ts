@@ -19,7 +19,8 @@ function firstNonBlank(lines: string[]): { text: string; line: number } | undefi
 const LIST_HEADER_RE = /^\s*UNIT\s+LOAD\s+ACTIVE\s+SUB\s+DESCRIPTION\b/;
 // `*` under LANG=POSIX (what the gather script sets), `●` in UTF-8 locales.
 const FAILED_MARK_RE = /^\s*[*●×]\s+/;
-const LIST_ROW_RE = /^(\S+)\s+(\S+)\s+(\S+)\s+(\S+)(?:\s+(.*))?$/;
+// `[^]*` rather than `.*` before `$`: a `\r` (CRLF files) would make `.*` retry every split.
+const LIST_ROW_RE = /^(\S+)\s+(\S+)\s+(\S+)\s+(\S+)(?:\s+([^]*))?$/;
 const LEGEND_RE = /^\s*(?:Legend:|(?:LOAD|ACTIVE|SUB|JOB)\s+(?:=|->|→))/;
 const COUNT_RE = /^\s*\d+ loaded units? listed\b/;
 
@@ -62,8 +63,8 @@ export function parseFailedUnits(text: string, source: SourceRef): Parsed<Failed
 }
 
 // `× bootkube.service - Bootstrap ...`; `●`, `○`, `↻` in UTF-8, `*`, `x`, `o` under POSIX.
-const STATUS_TITLE_RE = /^[●×○↻*xo]\s+(\S+)(?:\s+-\s+(.*))?$/;
-const STATUS_FIELD_RE = /^\s*([A-Z][A-Za-z -]*?):\s(.*)$/;
+const STATUS_TITLE_RE = /^[●×○↻*xo]\s+(\S+)(?:\s+-\s+([^]*))?$/;
+const STATUS_FIELD_RE = /^\s*([A-Z][A-Za-z -]*?):\s([^]*)$/;
 const SINCE_RE = /\bsince\s+(?:\S+\s+)?(\d{4})-(\d{2})-(\d{2})\s+(\d{2}):(\d{2}):(\d{2})(?:\s+([A-Za-z]+|[+-]\d{2}:?\d{2}))?/;
 
 /** Epoch ms of `since Sun 2026-11-22 11:16:02 UTC`; undefined for a named zone other than UTC. */
