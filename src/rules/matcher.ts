@@ -1,6 +1,7 @@
 // Line matchers of YAML rules: `contains` or `regex`, compiled once, with the literal
 // substrings the reader uses as a cheap prefilter before running any regex. A regex sees at
 // most MATCH_WINDOW of a line, so a slow regex costs bounded work per line.
+import { cacheKey, cacheRead, cacheWrite } from '../util/disk-cache.js';
 import { matchWindow } from '../text/match-window.js';
 
 export interface MatcherSpec {
@@ -156,6 +157,23 @@ export interface RegexVerdict {
  * and the tests pay for it.
  */
 export async function checkRegexLinear(source: string, flags = '', timeoutMs = 20_000): Promise<RegexVerdict> {
+  // A decided verdict is the same on every run (step limits): kept in the start-up cache.
+  const key = cacheKey('redos-v1', source, flags);
+  const cached = cacheRead('redos', `${key}.json`);
+  if (cached !== undefined) {
+    try {
+      return JSON.parse(cached) as RegexVerdict;
+    } catch {
+      // a damaged entry: checked again below
+    }
+  }
+  const verdict = await runChecker(source, flags, timeoutMs);
+  // One small entry per regex: room for every shipped and user rule.
+  if (verdict.status !== 'unknown') cacheWrite('redos', `${key}.json`, JSON.stringify(verdict), 2000);
+  return verdict;
+}
+
+async function runChecker(source: string, flags: string, timeoutMs: number): Promise<RegexVerdict> {
   const { check } = await import('recheck');
   // Step limits only, no wall-clock ones: on a busy machine a timed-out attack would read as
   // a finding, and the verdict must not depend on load.

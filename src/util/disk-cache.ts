@@ -43,7 +43,7 @@ export function cacheRead(kind: string, key: string): string | undefined {
 }
 
 /** Stores `text` under `kind`/`key`: written aside, then renamed, so readers never see half a file. */
-export function cacheWrite(kind: string, key: string, text: string): void {
+export function cacheWrite(kind: string, key: string, text: string, keep = KEEP_PER_KIND): void {
   const file = pathOf(kind, key);
   if (!file) return;
   try {
@@ -51,7 +51,7 @@ export function cacheWrite(kind: string, key: string, text: string): void {
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(tmp, text);
     renameSync(tmp, file);
-    prune(join(file, '..'), kind);
+    prune(dirname(file), kind, keep);
   } catch {
     // A read-only home or a full disk costs the next run its start-up time, nothing else.
   }
@@ -60,10 +60,10 @@ export function cacheWrite(kind: string, key: string, text: string): void {
 /** Entries kept per kind: rule sets being edited leave a trail of keys; the newest few stay. */
 const KEEP_PER_KIND = 8;
 
-function prune(dir: string, kind: string): void {
+function prune(dir: string, kind: string, keep: number): void {
   const mine = readdirSync(dir)
     .filter((n) => n.startsWith(`${kind}-`) && !n.endsWith('.tmp'))
     .map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs }))
     .sort((a, b) => b.t - a.t);
-  for (const { n } of mine.slice(KEEP_PER_KIND)) unlinkSync(join(dir, n));
+  for (const { n } of mine.slice(keep)) unlinkSync(join(dir, n));
 }
