@@ -316,6 +316,18 @@ export async function walkBundle(
   const stream = createReadStream(inputPath, { highWaterMark: 256 * 1024 });
   const { head, body } = await peek(countRaw(stream, walker, st.size, onProgress));
   const format = detectFormat(head);
+  // A zip is read from its end by its own reader: bytes in are the ones it reads, not the head.
+  const readZip = async (): Promise<WalkResult> => {
+    stream.destroy();
+    walker.rawBytes = 0;
+    await readZipFile(inputPath, (e) => walker.entry(e, '', '', 0), report, name, {
+      signal: walker.signal,
+      onRead: (n) => {
+        walker.rawBytes += n;
+      },
+    });
+    return result('zip');
+  };
   try {
     switch (format) {
       case 'gzip': {
@@ -336,16 +348,7 @@ export async function walkBundle(
         await walker.tar(body, '', '', 0);
         return result('tar');
       case 'zip':
-        stream.destroy();
-        // Bytes in are the bytes the zip reader reads, not the head read to detect it.
-        walker.rawBytes = 0;
-        await readZipFile(inputPath, (e) => walker.entry(e, '', '', 0), report, name, {
-          signal: walker.signal,
-          onRead: (n) => {
-            walker.rawBytes += n;
-          },
-        });
-        return result('zip');
+        return readZip();
       case 'bzip2':
       case 'xz':
       case 'zstd':
@@ -359,15 +362,7 @@ export async function walkBundle(
         }
         if (await endsLikeZip(inputPath, st.size)) {
           // Bytes before a zip (a self-extractor stub, a concatenation): the zip is found from its end.
-          stream.destroy();
-          walker.rawBytes = 0;
-          await readZipFile(inputPath, (e) => walker.entry(e, '', '', 0), report, name, {
-            signal: walker.signal,
-            onRead: (n) => {
-              walker.rawBytes += n;
-            },
-          });
-          return result('zip');
+          return readZip();
         }
         throw new InputError(`${inputPath} is not a log bundle: expected a tar.gz, tar, zip or folder`);
       }

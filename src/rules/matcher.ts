@@ -21,12 +21,12 @@ export interface CompiledMatcher {
 
 const META = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}']);
 
-/** Splits a regex source on its top-level `|`. */
-function topLevelBranches(source: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
+/**
+ * The characters of a regex source that are syntax: outside escapes and character classes (a
+ * class's `[` itself included), with their index, in one pass.
+ */
+function* syntaxChars(source: string): Generator<[string, number]> {
   let inClass = false;
-  let start = 0;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') {
@@ -38,7 +38,17 @@ function topLevelBranches(source: string): string[] {
       continue;
     }
     if (c === '[') inClass = true;
-    else if (c === '(') depth++;
+    yield [c, i];
+  }
+}
+
+/** Splits a regex source on its top-level `|`. */
+function topLevelBranches(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (const [c, i] of syntaxChars(source)) {
+    if (c === '(') depth++;
     else if (c === ')') depth--;
     else if (c === '|' && depth === 0) {
       out.push(source.slice(start, i));
@@ -116,19 +126,8 @@ export function isCatastrophic(source: string): boolean {
   // Innermost groups only: whether the group open now holds a quantifier, reset by a nested group.
   let quantifiedInside = false;
   let inGroup = false;
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(') {
+  for (const [c, i] of syntaxChars(source)) {
+    if (c === '(') {
       inGroup = true;
       quantifiedInside = false;
     } else if (c === ')') {
