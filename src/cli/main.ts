@@ -72,7 +72,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--shard <i/n>', 'analyze only shard i of n (0-based; by a hash of each case name), e.g. $JOB_COMPLETION_INDEX/8')
     .addOption(new Option('-f, --format <format>', 'summary format').choices(['text', 'md', 'json', 'html']).default('text'))
     .option('-o, --output <file>', 'write the summary there instead of stdout')
-    .option('--rules <dir>', 'rules folder');
+    .option('--rules <dir>', 'rules folder')
+    .option('--width <columns>', 'fit text to this many columns (default: COLUMNS or the terminal)')
+    .option('--wide', 'full lines, whatever the width');
   // Off by default: a CI fleet triages thousands of bundles; lexical classifies more of them.
   addSimilarityOptions(program.commands[program.commands.length - 1], 'off').action(async (paths: string[], opts: Parameters<typeof runTriage>[1]) =>
     setExit(await (await import('./triage-command.js')).runTriage(paths, opts)),

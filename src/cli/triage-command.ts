@@ -11,12 +11,12 @@ import { parseRecords, type TriageRecord } from '../triage/record.js';
 import { summarize } from '../triage/summary.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
 import { parseJobs } from './limits.js';
-import { emit } from './output.js';
+import { emit, textWidth, type WidthFlags } from './output.js';
 import { Progress } from './progress.js';
 import { similarityOptionsFrom, type SimilarityFlags } from './similarity-flags.js';
 import { VERSION } from './version.js';
 
-export interface TriageCliOptions extends SimilarityFlags {
+export interface TriageCliOptions extends SimilarityFlags, WidthFlags {
   jobs?: string;
   jsonl?: string;
   format: string;
@@ -67,6 +67,8 @@ function named(record: TriageRecord, c: TriageCase | undefined): TriageRecord {
 }
 
 export async function runTriage(args: string[], opts: TriageCliOptions): Promise<number> {
+  // Checked before any bundle is read: a bad --width is a usage error, not the end of a long run.
+  const width = opts.format === 'text' && !opts.output ? textWidth(opts) : Infinity;
   let records: TriageRecord[];
   if (opts.merge) {
     records = await mergeRecords(args);
@@ -104,7 +106,7 @@ export async function runTriage(args: string[], opts: TriageCliOptions): Promise
         ? renderTriageMarkdown(summary)
         : opts.format === 'html'
           ? renderTriageHtml(summary, records, { version: VERSION })
-          : renderTriageText(summary);
+          : renderTriageText(summary, width);
   await emit(text, opts.output);
   return summary.failed > 0 ? EXIT_FAILURE_FOUND : EXIT_OK;
 }

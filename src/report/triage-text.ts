@@ -8,8 +8,15 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-/** Terminal text. */
-export function renderTriageText(s: TriageSummary): string {
+/** A line cut to `width` columns with … (never inside a surrogate pair); columns stay aligned. */
+function fit(line: string, width: number): string {
+  if (line.length <= width) return line;
+  const chars = [...line];
+  return chars.length <= width ? line : `${chars.slice(0, Math.max(1, width - 1)).join('')}…`;
+}
+
+/** Terminal text, each line at most `width` columns (Infinity: full lines). */
+export function renderTriageText(s: TriageSummary, width = Infinity): string {
   const out: string[] = [];
   out.push(`${s.total} bundles: ${s.failed} failed, ${s.healthy} healthy, ${s.unreadable.length} unreadable; ${s.groups.length} distinct signatures; unclassified ${s.unclassified} (${pct(s.unclassifiedShare)} of analyzed)`);
   out.push('');
@@ -23,7 +30,7 @@ export function renderTriageText(s: TriageSummary): string {
     out.push('', `Unreadable (${s.unreadable.length}):`);
     for (const u of s.unreadable) out.push(`  ${oneLine(u.bundle, 200)}: ${oneLine(u.error, 120)}`);
   }
-  return out.join('\n') + '\n';
+  return out.map((l) => fit(l, width)).join('\n') + '\n';
 }
 
 /** Markdown for tickets and CI summaries. */

@@ -104,6 +104,17 @@ describe("text follows the terminal's width", () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  it('keeps triage text within COLUMNS or --width, full with --wide, and refuses a bad width before reading', () => {
+    const narrow = run(['triage', '--jobs', '1', bundle], { ...ENV, COLUMNS: '40' });
+    expect(narrow.stdout.length).toBeGreaterThan(80);
+    expect(widest(narrow.stdout)).toBeLessThanOrEqual(40);
+    const wide = run(['triage', '--jobs', '1', '--wide', bundle], { ...ENV, COLUMNS: '40' });
+    expect(widest(wide.stdout)).toBeGreaterThan(40);
+    const bad = run(['triage', '--width', '0', bundle]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual(["bootlens: --width must be a whole number of columns, not '0'"]);
+  });
 });
 
 describe('several bundles where one is unreadable', () => {
