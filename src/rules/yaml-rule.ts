@@ -176,7 +176,11 @@ function singular(word: string): string {
 }
 
 function fill(template: string, values: Record<string, string>): string {
-  const parts = template.split('{count}').map((part) => part.replace(/\{([A-Za-z_]\w*)\}/g, (whole, key: string) => values[key] ?? whole));
+  // A parenthesis that speaks of a value this finding did not capture (its line met another
+  // matcher) is left out: "(for example an fdatasync took {took})" on a heartbeat warning.
+  const missing = (key: string): boolean => key !== 'count' && values[key] === undefined;
+  const said = template.replace(/ ?\([^()]*\)/g, (seg) => ([...seg.matchAll(/\{([A-Za-z_]\w*)\}/g)].some((m) => missing(m[1])) ? '' : seg));
+  const parts = said.split('{count}').map((part) => part.replace(/\{([A-Za-z_]\w*)\}/g, (_whole, key: string) => values[key] ?? '?'));
   const count = values.count;
   if (count === undefined) return parts.join('{count}');
   // "(1 failed checks)" reads "(1 failed check)": the first plural of the three words after a count of one.
