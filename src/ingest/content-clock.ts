@@ -10,23 +10,42 @@ import { inferYear } from '../text/time.js';
 /** Formats whose times carry no year (`Nov 22 10:15:04`, `I1122 10:15:04.1`). */
 const YEARLESS = new Set(['journal', 'klog']);
 
-/** The latest time the bundle states with its year, if any. */
+/** No OpenShift 4 bundle predates 2018 (4.1 shipped in 2019): an earlier date is a broken clock. */
+const OPENSHIFT_4_ERA = Date.UTC(2018, 0, 1);
+
+/** How far from the bulk of the bundle's dates one may lie and still count (a damaged record may say 9999). */
+const OUTLIER_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * The latest time the bundle states with its year, if any; dates a month or more away from the
+ * median of them all are outliers (a damaged or hostile record), not the bundle's clock.
+ */
 export function fullDatedReference(bundle: Bundle): EpochMs | undefined {
-  let latest: EpochMs | undefined;
+  const times: EpochMs[] = [];
   const see = (t: EpochMs | undefined): void => {
-    if (t !== undefined && Number.isFinite(t) && (latest === undefined || t > latest)) latest = t;
+    if (t !== undefined && Number.isFinite(t) && t >= OPENSHIFT_4_ERA) times.push(t);
   };
   for (const h of bundleHosts(bundle)) {
     for (const record of Object.values(h.serviceRecords)) {
       for (const run of record.runs) {
         see(run.start);
         see(run.end);
+        for (const st of run.stages) {
+          see(st.start);
+          see(st.end);
+        }
       }
     }
   }
   for (const log of bundleLogs(bundle)) {
     if (!YEARLESS.has(log.format)) see(log.lastTime);
   }
+  if (times.length === 0) return undefined;
+  times.sort((a, b) => a - b);
+  // The lower median: with two dates, one damaged, a date from the future does not win.
+  const median = times[Math.floor((times.length - 1) / 2)];
+  let latest = median;
+  for (const t of times) if (Math.abs(t - median) < OUTLIER_MS && t > latest) latest = t;
   return latest;
 }
 

@@ -32,9 +32,13 @@ describe('the bundle keeps its own clock', () => {
 });
 
 describe('without a gather id, the bundle\'s full dates give year-less times their year', () => {
-  it('a renamed 2019 bundle written to disk today reads its journals as 2019', async () => {
+  it.each([
+    ['alone', {}],
+    ['beside a damaged record dated 2099', { 'bootstrap/services/release-image.json': JSON.stringify([{ timestamp: '2099-01-01T00:00:00Z', phase: 'service start' }]) }],
+  ])('a renamed 2019 bundle written to disk today reads its journals as 2019 (%s)', async (_name, extra: Record<string, string>) => {
     const H = 'bootstrap.example.com';
     const dir = writeTree(tempDir('bootlens-clock-'), 'customer-upload', {
+      ...extra,
       'bootstrap/services/bootkube.json': JSON.stringify([
         { timestamp: '2019-06-19T16:10:00Z', phase: 'service start' },
         { timestamp: '2019-06-19T16:10:05Z', phase: 'stage start', stage: 'wait-for-etcd' },
