@@ -2,17 +2,10 @@
 // string goes through the terminal escaping of format.ts (text) or the Markdown escaping (md).
 import type { TriageSummary } from '../triage/summary.js';
 import { mdCell as markdownCell } from './escape.js';
-import { formatTime, oneLine } from './format.js';
+import { fitLine, formatTime, oneLine } from './format.js';
 
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
-}
-
-/** A line cut to `width` columns with … (never inside a surrogate pair); columns stay aligned. */
-function fit(line: string, width: number): string {
-  if (line.length <= width) return line;
-  const chars = [...line];
-  return chars.length <= width ? line : `${chars.slice(0, Math.max(1, width - 1)).join('')}…`;
 }
 
 /** Terminal text, each line at most `width` columns (Infinity: full lines). */
@@ -30,7 +23,7 @@ export function renderTriageText(s: TriageSummary, width = Infinity): string {
     out.push('', `Unreadable (${s.unreadable.length}):`);
     for (const u of s.unreadable) out.push(`  ${oneLine(u.bundle, 200)}: ${oneLine(u.error, 120)}`);
   }
-  return out.map((l) => fit(l, width)).join('\n') + '\n';
+  return out.map((l) => fitLine(l, width)).join('\n') + '\n';
 }
 
 /** Markdown for tickets and CI summaries. */

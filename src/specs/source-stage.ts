@@ -129,11 +129,18 @@ function bootstrapContainerStage(name: string): StageId | undefined {
   return undefined;
 }
 
+/**
+ * 4.1-4.3 ran etcd on the masters from the start: the static etcd-member pod (containers
+ * discovery, certs, etcd-member), before the master joined; bootkube waited for it. 4.4+ scale
+ * etcd there later with the etcd operator.
+ */
+export function isStaticEtcdMemberContainer(name: string): boolean {
+  return /^(?:etcd-member|discovery|certs)$/.test(name);
+}
+
 /** Containers of a master by name: the control plane's pods, the network plugin's, the operators'. */
 function masterContainerStage(name: string): StageId | undefined {
-  // 4.1-4.3 ran etcd on the masters from the start (the etcd-member pod: discovery, certs,
-  // etcd-member) and bootkube waited for it; 4.4+ scale it there later with the etcd operator.
-  if (/^(?:etcd-member|discovery|certs)$/.test(name)) return 'bootstrap-etcd';
+  if (isStaticEtcdMemberContainer(name)) return 'bootstrap-etcd';
   if (/^etcd/.test(name)) return 'etcd-scaling';
   if (/^(?:ovnkube|ovn-|northd|nbdb|sbdb|ovs-|sdn|openshift-sdn|multus|kube-multus|whereabouts|network-operator|cni-plugins|bond-cni|routeoverride|egress-router|kube-rbac-proxy-ovn)/.test(name)) {
     return 'production-control-plane';

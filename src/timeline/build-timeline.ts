@@ -5,7 +5,7 @@ import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun } from '../model/types.js';
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
 import { filterId } from '../specs/source-id.js';
-import { bootkubeRecordStage, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
+import { bootkubeRecordStage, isStaticEtcdMemberContainer, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
 import type { Evidence, StageState, StageStatus, Timeline } from './types.js';
 
 /**
@@ -333,17 +333,11 @@ function normalise(board: StageBoard): void {
   }
 }
 
-/**
- * Containers a master's kubelet runs only once the master joined the cluster: anything but the
- * static etcd-member pod of 4.1-4.3 (etcd-member and its init containers), which ran before.
- */
-const PRE_JOIN_CONTAINERS = /^(?:etcd-member|discovery|certs|setup)$/;
-
-/** Masters whose own logs show pods running: they booted, got their ignition and joined. */
+/** Masters whose own logs show pods running (not only 4.1-4.3's static etcd-member, which ran before they joined): they booted, got their ignition and joined. */
 function fromMasters(board: StageBoard, bundle: Bundle): void {
   // Alone (a master's container log someone posted) it says too little to call any stage done.
   if (bundle.masters.length === 0 || STAGES.every((id) => board.get(id).status === 'unknown')) return;
-  const joined = bundle.masters.filter((m) => m.containers.some((c) => (c.log?.lineCount ?? 0) > 0 && !PRE_JOIN_CONTAINERS.test(c.name ?? '')));
+  const joined = bundle.masters.filter((m) => m.containers.some((c) => (c.log?.lineCount ?? 0) > 0 && !isStaticEtcdMemberContainer(c.name ?? '')));
   if (joined.length === 0) return;
   const expected = Math.max(bundle.cluster?.masterNames?.length ?? 0, bundle.masters.length);
   const first = joined.flatMap((m) => m.containers.map((c) => c.log?.source.file)).find((f): f is string => f !== undefined) ?? 'control-plane/';
