@@ -1,6 +1,6 @@
 // The gzip framing bootlens reads itself: members, padding, trailing bytes, header fields,
 // checksums, and member ends that fall anywhere in the input's chunks.
-import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { crc32, createGzip, deflateRawSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { gunzip } from '../../src/archive/gzip.js';
 import type { ReadProblem } from '../../src/model/types.js';
@@ -91,5 +91,32 @@ describe('gunzip', () => {
     for await (const _c of gunzip(source())) break;
     // The first output chunk needs only the first few pieces of input, never the whole file.
     expect(pulled).toBeLessThan(200);
+  });
+});
+
+describe('inflation ahead of a slow reader', () => {
+  it('pauses zlib once a few megabytes wait unread, however far the input would inflate', async () => {
+    // 512 MiB of zeros deflate to about half a megabyte: fed unchecked, zlib would fill memory.
+    // Compressed piece by piece from one buffer of zeros, so no 512 MiB buffer is ever made.
+    const zeros = Buffer.alloc(16 * 1024 * 1024);
+    const gzip = createGzip({ level: 9 });
+    const out: Buffer[] = [];
+    gzip.on('data', (b: Buffer) => out.push(b));
+    const ended = new Promise((resolve) => gzip.on('end', resolve));
+    for (let i = 0; i < 32; i++) gzip.write(zeros);
+    gzip.end();
+    await ended;
+    const gz = Buffer.concat(out);
+    const before = process.memoryUsage().arrayBuffers;
+    const it = gunzip(chunks(gz, 64 * 1024))[Symbol.asyncIterator]();
+    const first = await it.next();
+    expect(first.done).toBe(false);
+    // The reader stops: zlib keeps running on its own pump until the queue is full, then waits.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const grown = process.memoryUsage().arrayBuffers - before;
+    expect(grown).toBeLessThan(64 * 1024 * 1024);
+    let total = (first.value as Buffer).length;
+    for (let r = await it.next(); !r.done; r = await it.next()) total += r.value.length;
+    expect(total).toBe(512 * 1024 * 1024);
   });
 });
