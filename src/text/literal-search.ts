@@ -1,6 +1,7 @@
 // Finds where any of a set of literals occurs in a byte buffer, in one pass. One native
 // `indexOf` per literal costs a full pass each (a few GB/s, times dozens of literals);
 // a Wu-Manber scan over bigrams skips most bytes without looking at them.
+import { pushAll } from '../util/arrays.js';
 
 /**
  * Rough frequency of each ASCII byte in log text (space and lower-case letters high, digits
@@ -28,6 +29,9 @@ function bigramWeight(a: number, b: number): number {
 const MIN_SCANNED = 5;
 /** Longest window: longer windows skip further but anchor worse. */
 const MAX_WINDOW = 8;
+/** Ranges from this size on are scanned with four cursors. */
+const MIN_SPLIT = 4096;
+const NEWLINE = 10;
 
 /**
  * A hash of the three bytes ending at the anchor: the bigram shift table says where to stop,
@@ -68,6 +72,10 @@ export class LiteralSearch {
   /** Some literal is long enough for the bigram scan. */
   private readonly scanned: boolean;
   readonly empty: boolean;
+  /** Hits of the second to fourth stretch of a four-cursor scan, appended after the first's. */
+  /** Some literal holds a newline: it can match across lines, so the scan is never cut at one. */
+  private readonly spansLines: boolean;
+  private readonly stretchHits: Hits[] = [0, 1, 2].map(() => ({ positions: [], groups: [] }));
 
   /** The search for `literals`, compiled once per distinct set in a process. */
   static of(literals: readonly GroupedLiteral[]): LiteralSearch {
@@ -91,6 +99,7 @@ export class LiteralSearch {
     }
     this.empty = merged.size === 0;
     this.scanned = long.length > 0;
+    this.spansLines = long.some((l) => l.bytes.includes(NEWLINE));
     this.window = Math.min(MAX_WINDOW, ...long.map((l) => l.bytes.length));
     const m = this.window;
     this.shift = new Uint8Array(65536).fill(long.length > 0 ? m - 1 : 0);
@@ -118,33 +127,9 @@ export class LiteralSearch {
   scan(buf: Buffer, from: number, to: number, out: Hits): void {
     if (this.empty) return;
     const before = out.positions.length;
-    const m = this.window;
-    const shift = this.shift;
-    const buckets = this.buckets;
     if (this.scanned) {
-      let pos = from + m - 1;
-      while (pos < to) {
-        const h = (buf[pos - 1] << 8) | buf[pos];
-        const s = shift[h];
-        if (s !== 0) {
-          pos += s;
-          continue;
-        }
-        // pos - 2 ≥ from: the scan starts window - 1 ≥ 4 bytes in.
-        const list = buckets[trigram(buf[pos - 2], buf[pos - 1], buf[pos])];
-        if (list !== undefined) {
-          let groups = 0;
-          for (let k = 0; k < list.length; k++) {
-            const a = list[k];
-            if (matchesAt(buf, pos - a.end, a.bytes, from, to)) groups |= a.groups;
-          }
-          if (groups !== 0) {
-            out.positions.push(pos);
-            out.groups.push(groups);
-          }
-        }
-        pos++;
-      }
+      if (to - from < MIN_SPLIT || this.spansLines) this.scanFrom(buf, from + this.window - 1, from, to, out);
+      else this.scanFour(buf, from, to, out);
     }
     if (this.short.length === 0) return;
     for (const { bytes, groups } of this.short) {
@@ -155,6 +140,91 @@ export class LiteralSearch {
     }
     sortHits(out, before);
   }
+
+  /**
+   * The bigram scan with four cursors over four stretches of whole lines, stepped together:
+   * each step waits for the loads of the step before (byte, then table), so one cursor leaves
+   * the core idle most of the time; four independent ones run about three times as fast.
+   * Lines hold no newline, so no match crosses a cut made at one.
+   */
+  private scanFour(buf: Buffer, from: number, to: number, out: Hits): void {
+    const quarter = (to - from) >> 2;
+    const cut1 = lineCut(buf, from + quarter, to);
+    const cut2 = lineCut(buf, Math.max(cut1 + 1, from + 2 * quarter), to);
+    const cut3 = lineCut(buf, Math.max(cut2 + 1, from + 3 * quarter), to);
+    // Stretch k runs from the byte after cut k to cut k + 1 (the newlines themselves are never part of a match).
+    const s1 = Math.min(cut1 + 1, to);
+    const s2 = Math.min(cut2 + 1, to);
+    const s3 = Math.min(cut3 + 1, to);
+    const [h1, h2, h3] = this.stretchHits;
+    h1.positions.length = h1.groups.length = h2.positions.length = h2.groups.length = h3.positions.length = h3.groups.length = 0;
+    const shift = this.shift;
+    const back = this.window - 1;
+    let p0 = from + back;
+    let p1 = s1 + back;
+    let p2 = s2 + back;
+    let p3 = s3 + back;
+    while (p0 < cut1 && p1 < cut2 && p2 < cut3 && p3 < to) {
+      const a = shift[(buf[p0 - 1] << 8) | buf[p0]];
+      const b = shift[(buf[p1 - 1] << 8) | buf[p1]];
+      const c = shift[(buf[p2 - 1] << 8) | buf[p2]];
+      const d = shift[(buf[p3 - 1] << 8) | buf[p3]];
+      if (a === 0) this.verify(buf, p0, from, cut1, out);
+      if (b === 0) this.verify(buf, p1, s1, cut2, h1);
+      if (c === 0) this.verify(buf, p2, s2, cut3, h2);
+      if (d === 0) this.verify(buf, p3, s3, to, h3);
+      p0 += a === 0 ? 1 : a;
+      p1 += b === 0 ? 1 : b;
+      p2 += c === 0 ? 1 : c;
+      p3 += d === 0 ? 1 : d;
+    }
+    // The rest of each stretch with one cursor, from where that cursor stood.
+    this.scanFrom(buf, p0, from, cut1, out);
+    this.scanFrom(buf, p1, s1, cut2, h1);
+    this.scanFrom(buf, p2, s2, cut3, h2);
+    this.scanFrom(buf, p3, s3, to, h3);
+    for (const h of this.stretchHits) {
+      pushAll(out.positions, h.positions);
+      pushAll(out.groups, h.groups);
+    }
+  }
+
+  /** The one-cursor scan of `[from, to)` from the scan position `pos` on. */
+  private scanFrom(buf: Buffer, pos: number, from: number, to: number, out: Hits): void {
+    const shift = this.shift;
+    while (pos < to) {
+      const s = shift[(buf[pos - 1] << 8) | buf[pos]];
+      if (s !== 0) {
+        pos += s;
+        continue;
+      }
+      this.verify(buf, pos, from, to, out);
+      pos++;
+    }
+  }
+
+  /** At a stop of the scan: the literals anchored there that match within `[from, to)`. */
+  private verify(buf: Buffer, pos: number, from: number, to: number, out: Hits): void {
+    // pos - 2 ≥ from: the scan starts window - 1 ≥ 4 bytes in.
+    const list = this.buckets[trigram(buf[pos - 2], buf[pos - 1], buf[pos])];
+    if (list === undefined) return;
+    let groups = 0;
+    for (let k = 0; k < list.length; k++) {
+      const a = list[k];
+      if (matchesAt(buf, pos - a.end, a.bytes, from, to)) groups |= a.groups;
+    }
+    if (groups !== 0) {
+      out.positions.push(pos);
+      out.groups.push(groups);
+    }
+  }
+}
+
+/** The first newline at or after `at` before `to`; `to` when there is none. */
+function lineCut(buf: Buffer, at: number, to: number): number {
+  if (at >= to) return to;
+  const nl = buf.indexOf(NEWLINE, at);
+  return nl < 0 || nl >= to ? to : nl;
 }
 
 function matchesAt(buf: Buffer, at: number, bytes: Buffer, from: number, to: number): boolean {

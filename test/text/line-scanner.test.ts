@@ -249,3 +249,58 @@ describe('LiteralSearch', () => {
     );
   });
 });
+
+describe('LiteralSearch over large ranges (four cursors)', () => {
+  // A range from 4 KiB on is cut into four stretches of whole lines scanned side by side: the
+  // hits must be exactly those of scanning each line alone (one cursor), in order.
+  function perLine(text: Buffer, search: LiteralSearch): { positions: number[]; groups: number[] } {
+    const out = { positions: [] as number[], groups: [] as number[] };
+    let start = 0;
+    while (start <= text.length) {
+      const nl = text.indexOf(10, start);
+      const end = nl < 0 ? text.length : nl;
+      const one = { positions: [] as number[], groups: [] as number[] };
+      search.scan(text, start, end, one);
+      out.positions.push(...one.positions);
+      out.groups.push(...one.groups);
+      start = end + 1;
+    }
+    return out;
+  }
+
+  it('finds in a whole buffer exactly what it finds line by line (property)', () => {
+    const word = fc.constantFrom('error', 'Failed to', 'connection refused', 'ok', 'etcd', 'E1122', 'timed out', 'x', '区域', 'status');
+    const line = fc.array(word, { maxLength: 12 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 200, maxLength: 1500 }),
+        fc.subarray(['error', 'Failed to', 'connection refused', 'timed out', 'E1', 'us', '区域', 'tatus'], { minLength: 1 }),
+        (lines, literals) => {
+          const text = Buffer.from(lines.join('\n'));
+          const search = LiteralSearch.of(literals.map((t, i) => ({ text: t, groups: 1 << i })));
+          const whole = { positions: [] as number[], groups: [] as number[] };
+          search.scan(text, 0, text.length, whole);
+          expect(whole).toEqual(perLine(text, search));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('scans a range with one giant line, or newlines only at its ends, like any other', () => {
+    const search = LiteralSearch.of([{ text: 'needle', groups: 1 }]);
+    for (const text of [
+      Buffer.from(`${'a'.repeat(50_000)}needle${'b'.repeat(50_000)}needle`),
+      Buffer.from(`\n${'needle '.repeat(2000)}\n`),
+      Buffer.from(`${'x'.repeat(4090)}\nneedle\n${'needle'.repeat(3)}`),
+    ]) {
+      const whole = { positions: [] as number[], groups: [] as number[] };
+      search.scan(text, 0, text.length, whole);
+      const expected: number[] = [];
+      for (let at = text.indexOf('needle'); at >= 0; at = text.indexOf('needle', at + 1)) expected.push(at);
+      // One position inside each match, ascending.
+      expect(whole.positions.length).toBe(expected.length);
+      whole.positions.forEach((p, i) => expect(p >= expected[i] && p < expected[i] + 6).toBe(true));
+    }
+  });
+});
