@@ -21,8 +21,22 @@ const BYTE_WEIGHT = (() => {
   return w;
 })();
 
+/**
+ * Pairs far more common than their letters say: English's most frequent bigrams, and those of
+ * words every log repeats (status, timestamp, service, string, image). An anchor on one of them
+ * stops the scan every few dozen bytes.
+ */
+const COMMON_BIGRAMS = new Set(
+  [
+    ...'th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io le ve'.split(' '),
+    ...'co me de hi ri ro ic ne ea ra ce li ch ll be ma si om ur us mp ag rv vi tr ta ca'.split(' '),
+    // A word's last letter before a space.
+    ...'ledsentry'.split('').map((c) => `${c} `),
+  ].map((p) => (p.charCodeAt(0) << 8) | p.charCodeAt(1)),
+);
+
 function bigramWeight(a: number, b: number): number {
-  return BYTE_WEIGHT[a] * BYTE_WEIGHT[b];
+  return BYTE_WEIGHT[a] * BYTE_WEIGHT[b] * (COMMON_BIGRAMS.has((a << 8) | b) ? 8 : 1);
 }
 
 /** Literals shorter than this are searched with a native `indexOf` each. */
