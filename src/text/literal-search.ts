@@ -86,9 +86,9 @@ export class LiteralSearch {
   /** Some literal is long enough for the bigram scan. */
   private readonly scanned: boolean;
   readonly empty: boolean;
-  /** Hits of the second to fourth stretch of a four-cursor scan, appended after the first's. */
   /** Some literal holds a newline: it can match across lines, so the scan is never cut at one. */
   private readonly spansLines: boolean;
+  /** Hits of the second to fourth stretch of a four-cursor scan, appended after the first's. */
   private readonly stretchHits: Hits[] = [0, 1, 2].map(() => ({ positions: [], groups: [] }));
 
   /** The search for `literals`, compiled once per distinct set in a process. */

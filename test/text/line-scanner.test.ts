@@ -287,6 +287,15 @@ describe('LiteralSearch over large ranges (four cursors)', () => {
     );
   });
 
+  it('keeps one cursor for a literal that holds a newline: its match crosses the lines', () => {
+    const text = Buffer.from(`${'x y z\n'.repeat(1000)}end of\nentry\n${'x y z\n'.repeat(1000)}`);
+    const hits = { positions: [] as number[], groups: [] as number[] };
+    LiteralSearch.of([{ text: 'of\nentry', groups: 1 }]).scan(text, 0, text.length, hits);
+    const at = text.indexOf('of\nentry');
+    expect(hits.positions).toHaveLength(1);
+    expect(hits.positions[0] >= at && hits.positions[0] < at + 8).toBe(true);
+  });
+
   it('scans a range with one giant line, or newlines only at its ends, like any other', () => {
     const search = LiteralSearch.of([{ text: 'needle', groups: 1 }]);
     for (const text of [
