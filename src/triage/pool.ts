@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { packageRoot } from '../util/package-root.js';
 import type { TriageRecord } from './record.js';
@@ -36,11 +37,23 @@ function workerUrl(): URL {
   return new URL('./worker.js', import.meta.url);
 }
 
+/**
+ * Each worker's young-generation collections run on its own thread. V8 helps a collection
+ * with tasks on its shared pool of background threads (four, whatever the cores); with one
+ * worker per core those tasks only take the cores from the other workers: on two cores,
+ * triage of 40 bundles took 7.9 s with one worker and 6.3 s with two, 6.9 s and 5.6 s without
+ * them. Set before the workers start (the main thread only hands out paths).
+ */
+function scavengeAlone(): void {
+  setFlagsFromString('--no-parallel-scavenge');
+}
+
 /** Analyzes every path; resolves with one record per path. */
 export async function analyzeMany(paths: readonly string[], options: PoolOptions): Promise<TriageRecord[]> {
   const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), paths.length));
   const records: TriageRecord[] = [];
   if (paths.length === 0) return records;
+  scavengeAlone();
   const init: WorkerInit = {
     version: options.version,
     ...(options.rulesDir ? { rulesDir: options.rulesDir } : {}),
