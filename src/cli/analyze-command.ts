@@ -21,6 +21,7 @@ import { similarityOptionsFrom, type SimilarityFlags } from './similarity-flags.
 import { emit, textWidth, type WidthFlags } from './output.js';
 import { Progress } from './progress.js';
 import { VERSION } from './version.js';
+import { holdYoungGeneration } from '../util/young-generation.js';
 
 export interface AnalyzeCliOptions extends LimitFlags, SimilarityFlags, WidthFlags {
   format: string;
@@ -67,6 +68,7 @@ export function renderResults(results: AnalysisResult[], format: AnalyzeFormat, 
  * stderr and makes the exit code 2; when none can be read, nothing is written.
  */
 export async function runAnalyze(bundles: string[], opts: AnalyzeCliOptions): Promise<number> {
+  holdYoungGeneration();
   const format = opts.format;
   // Checked before any bundle is read: a typo should not cost a long read.
   if (!isAnalyzeFormat(format)) throw new UsageError(`unknown format '${format}' (expected ${ANALYZE_FORMATS.join(', ')})`);

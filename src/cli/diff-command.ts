@@ -6,6 +6,7 @@ import { loadRules } from '../rules/load-rules.js';
 import { EXIT_OK } from './exit-codes.js';
 import { emit, textWidth, type WidthFlags } from './output.js';
 import { VERSION } from './version.js';
+import { holdYoungGeneration } from '../util/young-generation.js';
 
 export interface DiffOptions extends WidthFlags {
   format: string;
@@ -15,6 +16,7 @@ export interface DiffOptions extends WidthFlags {
 }
 
 export async function runDiff(good: string, bad: string, opts: DiffOptions): Promise<number> {
+  holdYoungGeneration();
   const width = opts.format === 'json' ? undefined : textWidth(opts);
   const { rules } = loadRules(opts.rules);
   const raw = await diffBundles(good, bad, rules, VERSION);

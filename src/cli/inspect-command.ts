@@ -5,6 +5,7 @@ import { renderInspectText } from '../report/inspect-text.js';
 import { EXIT_OK, UsageError } from './exit-codes.js';
 import { readOptionsFrom, type LimitFlags } from './limits.js';
 import { emit, textWidth, type WidthFlags } from './output.js';
+import { holdYoungGeneration } from '../util/young-generation.js';
 
 export interface InspectOptions extends LimitFlags, WidthFlags {
   format: string;
@@ -14,6 +15,7 @@ export interface InspectOptions extends LimitFlags, WidthFlags {
 }
 
 export async function runInspect(bundlePath: string, opts: InspectOptions): Promise<number> {
+  holdYoungGeneration();
   if (opts.format !== 'text' && opts.format !== 'json') {
     throw new UsageError(`unknown format '${opts.format}' (expected text or json)`);
   }
