@@ -12,6 +12,8 @@ export const GROUP_OWN = 1;
 export const GROUP_FILTERS = 2;
 export const GROUP_TAPS = 4;
 
+const NO_LITERALS: readonly string[] = [];
+
 export interface LogLimits {
   headLines: number;
   tailLines: number;
@@ -111,15 +113,15 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
     this.bytes += n;
   }
 
-  /** Takes one line, as the scanner hands it over; `groups` says which literals it holds. */
-  line(raw: string, truncated: boolean, groups: number): void {
+  /** Takes one line, as the scanner hands it over; `groups` and `literals` say which literals it holds. */
+  line(raw: string, truncated: boolean, groups: number, literals: readonly string[] = NO_LITERALS): void {
     const lineNo = ++this.lineCount;
     if (truncated) this.truncatedLines++;
     this.observe(raw, lineNo, truncated);
     if (this.head.length < this.limits.headLines && this.keepInHead(raw)) {
       this.head.push(this.keep(raw, lineNo, truncated));
     }
-    if (!this.filters.empty) this.filter(raw, lineNo, truncated, groups);
+    if (!this.filters.empty) this.filter(raw, lineNo, truncated, groups, literals);
   }
 
   /** Lines passed over: counted; the context before the next match starts afresh. */
@@ -133,14 +135,16 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
     this.tail = lines;
   }
 
-  private filter(raw: string, lineNo: number, truncated: boolean, groups: number): void {
+  private filter(raw: string, lineNo: number, truncated: boolean, groups: number, literals: readonly string[]): void {
     const context = this.limits.contextLines;
     if (this.pendingAfter.length > 0) {
       const line = detach(raw);
       for (const m of this.pendingAfter) m.after.push(line);
       this.pendingAfter = this.pendingAfter.filter((m) => m.after.length < context);
     }
-    const ids = (groups & GROUP_FILTERS) !== 0 || this.filters.testsEveryLine ? this.filters.match(raw) : undefined;
+    // The scan's literals say which filters may match, but for a cut line (its text stops
+    // where its bytes did not).
+    const ids = (groups & GROUP_FILTERS) !== 0 || this.filters.testsEveryLine ? this.filters.match(raw, truncated ? undefined : literals) : undefined;
     if (ids) {
       if (this.matched.length < this.limits.matchedLines) {
         const m: MatchedLine<L> = { entry: this.keepMatched(raw, lineNo, truncated), filterIds: ids, before: this.recent.map(detach), after: [] };

@@ -54,8 +54,8 @@ function showTaps(taps: readonly ActiveTap[], raw: string, groups: number, line:
 /** The collector, with the taps shown the lines they asked for. */
 function tappedConsumer(collector: LogCollector<LogLine>, taps: readonly ActiveTap[]): LineConsumer {
   return {
-    line(raw, truncated, groups) {
-      collector.line(raw, truncated, groups);
+    line(raw, truncated, groups, literals) {
+      collector.line(raw, truncated, groups, literals);
       showTaps(taps, raw, groups, collector.lines);
     },
     skip: (count) => collector.skip(count),

@@ -2,7 +2,7 @@
 // searched literal, the lines around them, cut lines, the head while it fills, and at the end
 // the tail. The rest are counted, never decoded: most of a big log is passed over at the speed
 // of a bigram scan and a newline search.
-import type { GroupedLiteral, Hits, LiteralSearch } from './literal-search.js';
+import { clearHits, emptyHits, type GroupedLiteral, type Hits, type LiteralSearch } from './literal-search.js';
 
 /** A line of the tail, with its number in the log. */
 export interface RawLine {
@@ -15,9 +15,11 @@ export interface RawLine {
 export interface LineConsumer {
   /**
    * A line to look at. `groups`: the literal groups found in it (bit flags of the search),
-   * 0 when none or when no search was given.
+   * 0 when none or when no search was given; `literals`: the literals found in its bytes (valid
+   * during the call; empty for lines handed over as context). A cut line may hold some past
+   * its cut.
    */
-  line(raw: string, truncated: boolean, groups: number): void;
+  line(raw: string, truncated: boolean, groups: number, literals: readonly string[]): void;
   /** `count` lines passed over: none holds a literal and none was cut. */
   skip(count: number): void;
   /** Whether the next line must be handed over whatever it holds (head, context after a match). */
@@ -61,6 +63,7 @@ export interface LineScannerOptions {
 
 const NEWLINE = 10;
 const CR = 13;
+const NONE: readonly string[] = [];
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -71,7 +74,12 @@ export class LineScanner {
   private readonly maxChars: number;
   /** Bytes that can hold `maxChars` UTF-16 units: longer lines are cut without decoding the rest. */
   private readonly maxBytes: number;
-  private readonly hits: Hits = { positions: [], groups: [] };
+  private readonly hits: Hits = emptyHits();
+  /** The newest line's hits in `hits`: from this index up to `hitsTo`. */
+  private hitsFrom = 0;
+  private hitsTo = 0;
+  /** The literals of the line being handed over. */
+  private readonly found: string[] = [];
   // The partial line at the end of the last chunk.
   private carry: Buffer[] = [];
   private carryLength = 0;
@@ -159,11 +167,11 @@ export class LineScanner {
   /** Complete lines of `chunk` from `from` to the newline at `lastNl`. */
   private body(chunk: Buffer, from: number, lastNl: number): void {
     const hits = this.hits;
-    hits.positions.length = 0;
-    hits.groups.length = 0;
+    clearHits(hits);
     this.options.search?.scan(chunk, from, lastNl, hits);
     const positions = hits.positions;
     const groupsAt = hits.groups;
+
     const nHits = positions.length;
     const everyLine = this.options.everyLine === true;
     const maxBytes = this.maxBytes;
@@ -175,7 +183,9 @@ export class LineScanner {
     while (s <= lastNl) {
       const e = chunk.indexOf(NEWLINE, s);
       let groups = this.prefixAt(chunk, s, e);
+      this.hitsFrom = h;
       while (h < nHits && positions[h] < e) groups |= groupsAt[h++];
+      this.hitsTo = h;
       if (e - s > maxChars) {
         // Maybe too long: decoded to know. A line cut in bytes is copied, so the ring does not
         // keep its whole chunk alive.
@@ -223,7 +233,16 @@ export class LineScanner {
     if (continues && withEntry && continues(line.raw)) k = Math.max(k, this.entryStart(before));
     this.flush(k, true);
     this.pending = 0;
-    this.consumer.line(line.raw, line.truncated, groups);
+    this.consumer.line(line.raw, line.truncated, groups, groups === 0 ? NONE : this.newestLiterals());
+  }
+
+  /** The literals found in the newest line (read only when it is handed over). */
+  private newestLiterals(): readonly string[] {
+    const found = this.found;
+    found.length = 0;
+    const literals = this.hits.literals;
+    for (let h = this.hitsFrom; h < this.hitsTo; h++) found.push(literals[h]);
+    return found;
   }
 
   /** The ring slot `back` lines before the newest. */
@@ -253,7 +272,7 @@ export class LineScanner {
     if (skipped > 0) this.consumer.skip(skipped);
     for (let back = k - 1 + base; back >= base; back--) {
       const l = this.decodeSlot(this.slotBack(back));
-      this.consumer.line(l.raw, l.truncated, 0);
+      this.consumer.line(l.raw, l.truncated, 0, NONE);
     }
     this.pending = base;
   }
@@ -280,11 +299,12 @@ export class LineScanner {
     this.carryLength = 0;
     this.carryCut = false;
     const hits = this.hits;
-    hits.positions.length = 0;
-    hits.groups.length = 0;
+    clearHits(hits);
     this.options.search?.scan(bytes, 0, bytes.length, hits);
     let groups = this.prefixAt(bytes, 0, bytes.length);
     for (const g of hits.groups) groups |= g;
+    this.hitsFrom = 0;
+    this.hitsTo = hits.groups.length;
     this.remember(bytes, 0, bytes.length, cut);
     if (groups !== 0 || bytes.length > this.maxChars || this.options.everyLine === true || this.consumer.wantsNext) this.handOver(groups);
   }

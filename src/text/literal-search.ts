@@ -57,16 +57,33 @@ function trigram(a: number, b: number, c: number): number {
 }
 
 interface Anchored {
+  text: string;
   bytes: Buffer;
   /** Offset in `bytes` of the bigram's second byte, where the scan stops to verify. */
   end: number;
   groups: number;
 }
 
-/** The places a search found: positions inside each match, ascending, and each one's groups. */
+/**
+ * The places a search found: a position inside each match, ascending, each one's groups and
+ * the literal that matched there (one entry per literal when several match at one place).
+ */
 export interface Hits {
   positions: number[];
   groups: number[];
+  literals: string[];
+}
+
+/** Empty hits, to be reused across scans. */
+export function emptyHits(): Hits {
+  return { positions: [], groups: [], literals: [] };
+}
+
+/** Empties `hits` for the next scan. */
+export function clearHits(hits: Hits): void {
+  hits.positions.length = 0;
+  hits.groups.length = 0;
+  hits.literals.length = 0;
 }
 
 /** A literal and the groups (bit flags) it belongs to: a hit reports which groups matched. */
@@ -82,14 +99,14 @@ export class LiteralSearch {
   private readonly shift: Uint8Array;
   /** Literals by the trigram hash ending at their anchor; the shift table holds a 0 there. */
   private readonly buckets: (Anchored[] | undefined)[];
-  private readonly short: { bytes: Buffer; groups: number }[] = [];
+  private readonly short: { text: string; bytes: Buffer; groups: number }[] = [];
   /** Some literal is long enough for the bigram scan. */
   private readonly scanned: boolean;
   readonly empty: boolean;
   /** Some literal holds a newline: it can match across lines, so the scan is never cut at one. */
   private readonly spansLines: boolean;
   /** Hits of the second to fourth stretch of a four-cursor scan, appended after the first's. */
-  private readonly stretchHits: Hits[] = [0, 1, 2].map(() => ({ positions: [], groups: [] }));
+  private readonly stretchHits: Hits[] = [0, 1, 2].map(() => emptyHits());
 
   /** The search for `literals`, compiled once per distinct set in a process. */
   static of(literals: readonly GroupedLiteral[]): LiteralSearch {
@@ -106,10 +123,10 @@ export class LiteralSearch {
   constructor(literals: readonly GroupedLiteral[]) {
     const merged = new Map<string, number>();
     for (const l of literals) if (l.text.length > 0) merged.set(l.text, (merged.get(l.text) ?? 0) | l.groups);
-    const long: { bytes: Buffer; groups: number }[] = [];
+    const long: { text: string; bytes: Buffer; groups: number }[] = [];
     for (const [text, groups] of merged) {
       const bytes = Buffer.from(text, 'utf8');
-      (bytes.length < MIN_SCANNED ? this.short : long).push({ bytes, groups });
+      (bytes.length < MIN_SCANNED ? this.short : long).push({ text, bytes, groups });
     }
     this.empty = merged.size === 0;
     this.scanned = long.length > 0;
@@ -118,7 +135,7 @@ export class LiteralSearch {
     const m = this.window;
     this.shift = new Uint8Array(65536).fill(long.length > 0 ? m - 1 : 0);
     this.buckets = new Array<Anchored[] | undefined>(65536);
-    for (const { bytes, groups } of long) {
+    for (const { text, bytes, groups } of long) {
       // The window of m bytes whose last bigram is rarest: the scan verifies only there.
       let end = m - 1;
       for (let e = m; e < bytes.length; e++) {
@@ -129,7 +146,7 @@ export class LiteralSearch {
         this.shift[h] = Math.min(this.shift[h], end - j);
       }
       // end ≥ window - 1 ≥ 4: the trigram lies inside the literal.
-      (this.buckets[trigram(bytes[end - 2], bytes[end - 1], bytes[end])] ??= []).push({ bytes, end, groups });
+      (this.buckets[trigram(bytes[end - 2], bytes[end - 1], bytes[end])] ??= []).push({ text, bytes, end, groups });
     }
   }
 
@@ -146,10 +163,11 @@ export class LiteralSearch {
       else this.scanFour(buf, from, to, out);
     }
     if (this.short.length === 0) return;
-    for (const { bytes, groups } of this.short) {
+    for (const { text, bytes, groups } of this.short) {
       for (let at = buf.indexOf(bytes, from); at >= 0 && at + bytes.length <= to; at = buf.indexOf(bytes, at + 1)) {
         out.positions.push(at);
         out.groups.push(groups);
+        out.literals.push(text);
       }
     }
     sortHits(out, before);
@@ -171,7 +189,9 @@ export class LiteralSearch {
     const s2 = Math.min(cut2 + 1, to);
     const s3 = Math.min(cut3 + 1, to);
     const [h1, h2, h3] = this.stretchHits;
-    h1.positions.length = h1.groups.length = h2.positions.length = h2.groups.length = h3.positions.length = h3.groups.length = 0;
+    clearHits(h1);
+    clearHits(h2);
+    clearHits(h3);
     const shift = this.shift;
     const back = this.window - 1;
     let p0 = from + back;
@@ -200,6 +220,7 @@ export class LiteralSearch {
     for (const h of this.stretchHits) {
       pushAll(out.positions, h.positions);
       pushAll(out.groups, h.groups);
+      pushAll(out.literals, h.literals);
     }
   }
 
@@ -222,14 +243,13 @@ export class LiteralSearch {
     // pos - 2 ≥ from: the scan starts window - 1 ≥ 4 bytes in.
     const list = this.buckets[trigram(buf[pos - 2], buf[pos - 1], buf[pos])];
     if (list === undefined) return;
-    let groups = 0;
     for (let k = 0; k < list.length; k++) {
       const a = list[k];
-      if (matchesAt(buf, pos - a.end, a.bytes, from, to)) groups |= a.groups;
-    }
-    if (groups !== 0) {
-      out.positions.push(pos);
-      out.groups.push(groups);
+      if (matchesAt(buf, pos - a.end, a.bytes, from, to)) {
+        out.positions.push(pos);
+        out.groups.push(a.groups);
+        out.literals.push(a.text);
+      }
     }
   }
 }
@@ -250,10 +270,11 @@ function matchesAt(buf: Buffer, at: number, bytes: Buffer, from: number, to: num
 
 /** Sorts the hits appended after `from` by position (short literals are found out of order). */
 function sortHits(out: Hits, from: number): void {
-  const order = out.positions.slice(from).map((p, i) => [p, out.groups[from + i]] as const);
+  const order = out.positions.slice(from).map((p, i) => [p, out.groups[from + i], out.literals[from + i]] as const);
   order.sort((a, b) => a[0] - b[0]);
   for (let i = 0; i < order.length; i++) {
     out.positions[from + i] = order[i][0];
     out.groups[from + i] = order[i][1];
+    out.literals[from + i] = order[i][2];
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineTemplate } from '../../src/similarity/line-template.js';
 import { embeddingText, ERROR_LITERALS, errorWeight, wordsOf } from '../../src/similarity/tokens.js';
-import { LiteralSearch } from '../../src/text/literal-search.js';
+import { emptyHits, LiteralSearch } from '../../src/text/literal-search.js';
 
 describe('words and error weight', () => {
   it('reduces a template to its words for matching', () => {
@@ -76,7 +76,7 @@ describe('the one literal scan with the error words', () => {
       lines.push(Array.from({ length: n }, () => words[next(words.length)]).join(next(3) === 0 ? '' : ' '));
     }
     const buf = Buffer.from(lines.join('\n') + '\n');
-    const hits = { positions: [] as number[], groups: [] as number[] };
+    const hits = emptyHits();
     search.scan(buf, 0, buf.length, hits);
     // Which line each hit falls in, and its groups, against includes() line by line.
     const starts: number[] = [];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineScanner, type LineConsumer } from '../../src/text/line-scanner.js';
-import { LiteralSearch } from '../../src/text/literal-search.js';
+import { emptyHits, LiteralSearch, type Hits } from '../../src/text/literal-search.js';
 
 type Event = ['line', string, boolean, number] | ['skip', number];
 
@@ -209,32 +209,45 @@ describe('LineScanner passing over lines', () => {
 });
 
 describe('LiteralSearch', () => {
-  function naive(text: Buffer, literals: string[]): Set<number> {
-    // Lines (by index) holding any literal.
-    const lines = text.toString('utf8').split('\n');
-    return new Set(lines.flatMap((l, i) => (literals.some((x) => l.includes(x)) ? [i] : [])));
+  // Each line (by index) holding a literal, with the literals it holds.
+  function naive(text: Buffer, literals: string[]): Map<number, Set<string>> {
+    const out = new Map<number, Set<string>>();
+    text
+      .toString('utf8')
+      .split('\n')
+      .forEach((l, i) => {
+        const held = literals.filter((x) => l.includes(x));
+        if (held.length > 0) out.set(i, new Set(held));
+      });
+    return out;
   }
-  function found(text: Buffer, literals: string[]): Set<number> {
-    const hits = { positions: [] as number[], groups: [] as number[] };
+  function found(text: Buffer, literals: string[]): Map<number, Set<string>> {
+    const hits = emptyHits();
     LiteralSearch.of(literals.map((t) => ({ text: t, groups: 1 }))).scan(text, 0, text.length, hits);
-    const out = new Set<number>();
-    for (const p of hits.positions) out.add(text.subarray(0, p).filter((b) => b === 10).length);
+    const out = new Map<number, Set<string>>();
+    hits.positions.forEach((p, k) => {
+      const line = text.subarray(0, p).filter((b) => b === 10).length;
+      let held = out.get(line);
+      if (!held) out.set(line, (held = new Set()));
+      held.add(hits.literals[k]);
+    });
     return out;
   }
 
   it('finds long, short and non-ASCII literals, with their groups', () => {
     const text = Buffer.from('ok\nan oom-kill here\nE1122 x\nzone 区域 ready\n');
-    const hits = { positions: [] as number[], groups: [] as number[] };
+    const hits = emptyHits();
     LiteralSearch.of([
       { text: 'oom-kill', groups: 1 },
       { text: 'E1', groups: 2 },
       { text: '区域', groups: 4 },
     ]).scan(text, 0, text.length, hits);
     expect(hits.groups).toEqual([1, 2, 4]);
+    expect(hits.literals).toEqual(['oom-kill', 'E1', '区域']);
     expect(hits.positions.every((p, i) => i === 0 || p > hits.positions[i - 1])).toBe(true);
   });
 
-  it('agrees with a naive search (property)', () => {
+  it('agrees with a naive search, line by line and literal by literal (property)', () => {
     const alphabet = fc.constantFrom(...'abcde -:[]\nEé'.split(''));
     fc.assert(
       fc.property(
@@ -253,16 +266,17 @@ describe('LiteralSearch', () => {
 describe('LiteralSearch over large ranges (four cursors)', () => {
   // A range from 4 KiB on is cut into four stretches of whole lines scanned side by side: the
   // hits must be exactly those of scanning each line alone (one cursor), in order.
-  function perLine(text: Buffer, search: LiteralSearch): { positions: number[]; groups: number[] } {
-    const out = { positions: [] as number[], groups: [] as number[] };
+  function perLine(text: Buffer, search: LiteralSearch): Hits {
+    const out = emptyHits();
     let start = 0;
     while (start <= text.length) {
       const nl = text.indexOf(10, start);
       const end = nl < 0 ? text.length : nl;
-      const one = { positions: [] as number[], groups: [] as number[] };
+      const one = emptyHits();
       search.scan(text, start, end, one);
       out.positions.push(...one.positions);
       out.groups.push(...one.groups);
+      out.literals.push(...one.literals);
       start = end + 1;
     }
     return out;
@@ -278,7 +292,7 @@ describe('LiteralSearch over large ranges (four cursors)', () => {
         (lines, literals) => {
           const text = Buffer.from(lines.join('\n'));
           const search = LiteralSearch.of(literals.map((t, i) => ({ text: t, groups: 1 << i })));
-          const whole = { positions: [] as number[], groups: [] as number[] };
+          const whole = emptyHits();
           search.scan(text, 0, text.length, whole);
           expect(whole).toEqual(perLine(text, search));
         },
@@ -289,7 +303,7 @@ describe('LiteralSearch over large ranges (four cursors)', () => {
 
   it('keeps one cursor for a literal that holds a newline: its match crosses the lines', () => {
     const text = Buffer.from(`${'x y z\n'.repeat(1000)}end of\nentry\n${'x y z\n'.repeat(1000)}`);
-    const hits = { positions: [] as number[], groups: [] as number[] };
+    const hits = emptyHits();
     LiteralSearch.of([{ text: 'of\nentry', groups: 1 }]).scan(text, 0, text.length, hits);
     const at = text.indexOf('of\nentry');
     expect(hits.positions).toHaveLength(1);
@@ -303,7 +317,7 @@ describe('LiteralSearch over large ranges (four cursors)', () => {
       Buffer.from(`\n${'needle '.repeat(2000)}\n`),
       Buffer.from(`${'x'.repeat(4090)}\nneedle\n${'needle'.repeat(3)}`),
     ]) {
-      const whole = { positions: [] as number[], groups: [] as number[] };
+      const whole = emptyHits();
       search.scan(text, 0, text.length, whole);
       const expected: number[] = [];
       for (let at = text.indexOf('needle'); at >= 0; at = text.indexOf('needle', at + 1)) expected.push(at);
