@@ -8,7 +8,7 @@ import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser } from '../../src/ing
 import { LogStream } from '../../src/ingest/log-stream.js';
 import type { SourceId } from '../../src/specs/source-id.js';
 
-const SOURCE: SourceId = { kind: 'container', host: { role: 'bootstrap' }, name: 'etcd' };
+const SOURCE: SourceId = { kind: 'container', host: { role: 'bootstrap' }, container: 'etcd' };
 
 /** Each matched line's number and filter ids, as the collector recorded them from the stream. */
 function streamed(filters: LineFilter[], text: string, maxLineLength = 4096, chunk = 64): [number, string[]][] {
