@@ -105,31 +105,46 @@ function completedBootkube(log: LogSummary): boolean {
   return [...log.tail, ...log.matched.map((m) => m.entry)].some((l) => l.text.includes('bootkube.service complete'));
 }
 
-/** The error a log's last words were: the latest error-like line with a named cause, else the latest. */
-function lastError(lines: LogLine[], log: LogSummary): { line: LogLine; signature?: Signature; stage?: StageId; lastWords: boolean } | undefined {
-  const errors: { line: LogLine; signature?: Signature; stage?: StageId }[] = [];
+/** Errors the cause is looked for among: a log's last ones. */
+const RECENT_ERRORS = 20;
+
+/** The last bootkube marker before each line: the stage bootkube.sh was in when it printed it. */
+function markersBefore(lines: readonly LogLine[]): (StageId | undefined)[] {
+  const out: (StageId | undefined)[] = [];
   let previous: StageId | undefined;
   for (const l of lines) {
+    out.push(previous);
+    previous = bootkubeMarker(l.text) ?? previous;
+  }
+  return out;
+}
+
+/** The error a log's last words were: the latest error-like line with a named cause, else the latest. */
+function lastError(lines: LogLine[], log: LogSummary): { line: LogLine; signature?: Signature; stage?: StageId; lastWords: boolean } | undefined {
+  const markers = log.sourceId.unit === 'bootkube' ? markersBefore(lines) : undefined;
+  // The cause is usually among the last errors: read from the end, as far as the last few.
+  const recent: { line: LogLine; signature?: Signature; stage?: StageId }[] = [];
+  for (let i = lines.length - 1; i >= 0 && recent.length < RECENT_ERRORS; i--) {
+    const l = lines[i];
     const text = l.text;
-    const from = sourceOfJournalLine(log.sourceId, (l as JournalLine).identifier);
-    const stage = stageOfLine(from, text, from.unit === 'bootkube' ? previous : undefined);
-    if (log.sourceId.unit === 'bootkube') previous = bootkubeMarker(text) ?? previous;
+    const identifier = (l as JournalLine).identifier;
     // systemd's own lines say how the unit ended (its state), not why.
-    if ((l as JournalLine).identifier === 'systemd' || !isErrorLike(text)) continue;
+    if (identifier === 'systemd' || !isErrorLike(text)) continue;
+    const from = sourceOfJournalLine(log.sourceId, identifier);
+    const stage = stageOfLine(from, text, from.unit === 'bootkube' ? markers?.[i] : undefined);
     const signature = matchSignature(text);
     const e: { line: LogLine; signature?: Signature; stage?: StageId } = { line: l };
     if (signature) e.signature = signature;
     if (stage) e.stage = stage;
-    errors.push(e);
+    recent.push(e);
   }
-  if (errors.length === 0) return undefined;
-  // The cause is usually among the last errors: the latest one whose words name a specific
-  // cause, else one naming any cause, else the very last.
-  const recent = errors.slice(-20);
+  if (recent.length === 0) return undefined;
+  // Latest first: the latest one whose words name a specific cause, else one naming any cause,
+  // else the very last.
   const pick =
-    [...recent].reverse().find((e) => e.signature && e.signature.category !== 'network-connectivity' && e.signature.category !== 'operator-degraded') ??
-    [...recent].reverse().find((e) => e.signature) ??
-    recent[recent.length - 1];
+    recent.find((e) => e.signature && e.signature.category !== 'network-connectivity' && e.signature.category !== 'operator-degraded') ??
+    recent.find((e) => e.signature) ??
+    recent[0];
   const lastLine = log.lineCount;
   return { ...pick, lastWords: lastLine - pick.line.line < 5 };
 }
