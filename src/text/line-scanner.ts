@@ -170,7 +170,7 @@ export class LineScanner {
     clearHits(hits);
     this.options.search?.scan(chunk, from, lastNl, hits);
     const positions = hits.positions;
-    const groupsAt = hits.groups;
+    const found = hits.found;
 
     const nHits = positions.length;
     const everyLine = this.options.everyLine === true;
@@ -184,7 +184,7 @@ export class LineScanner {
       const e = chunk.indexOf(NEWLINE, s);
       let groups = this.prefixAt(chunk, s, e);
       this.hitsFrom = h;
-      while (h < nHits && positions[h] < e) groups |= groupsAt[h++];
+      while (h < nHits && positions[h] < e) groups |= found[h++].groups;
       this.hitsTo = h;
       if (e - s > maxChars) {
         // Maybe too long: decoded to know. A line cut in bytes is copied, so the ring does not
@@ -240,8 +240,8 @@ export class LineScanner {
   private newestLiterals(): readonly string[] {
     const found = this.found;
     found.length = 0;
-    const literals = this.hits.literals;
-    for (let h = this.hitsFrom; h < this.hitsTo; h++) found.push(literals[h]);
+    const hits = this.hits.found;
+    for (let h = this.hitsFrom; h < this.hitsTo; h++) found.push(hits[h].text);
     return found;
   }
 
@@ -302,9 +302,9 @@ export class LineScanner {
     clearHits(hits);
     this.options.search?.scan(bytes, 0, bytes.length, hits);
     let groups = this.prefixAt(bytes, 0, bytes.length);
-    for (const g of hits.groups) groups |= g;
+    for (const f of hits.found) groups |= f.groups;
     this.hitsFrom = 0;
-    this.hitsTo = hits.groups.length;
+    this.hitsTo = hits.found.length;
     this.remember(bytes, 0, bytes.length, cut);
     if (groups !== 0 || bytes.length > this.maxChars || this.options.everyLine === true || this.consumer.wantsNext) this.handOver(groups);
   }

@@ -64,26 +64,30 @@ interface Anchored {
   groups: number;
 }
 
+/** A literal a search found: its text and groups. */
+export interface FoundLiteral {
+  readonly text: string;
+  readonly groups: number;
+}
+
 /**
- * The places a search found: a position inside each match, ascending, each one's groups and
- * the literal that matched there (one entry per literal when several match at one place).
+ * The places a search found: a position inside each match, ascending, and the literal that
+ * matched there (one entry per literal when several match at one place).
  */
 export interface Hits {
   positions: number[];
-  groups: number[];
-  literals: string[];
+  found: FoundLiteral[];
 }
 
 /** Empty hits, to be reused across scans. */
 export function emptyHits(): Hits {
-  return { positions: [], groups: [], literals: [] };
+  return { positions: [], found: [] };
 }
 
 /** Empties `hits` for the next scan. */
 export function clearHits(hits: Hits): void {
   hits.positions.length = 0;
-  hits.groups.length = 0;
-  hits.literals.length = 0;
+  hits.found.length = 0;
 }
 
 /** A literal and the groups (bit flags) it belongs to: a hit reports which groups matched. */
@@ -99,7 +103,8 @@ export class LiteralSearch {
   private readonly shift: Uint8Array;
   /** Literals by the trigram hash ending at their anchor; the shift table holds a 0 there. */
   private readonly buckets: (Anchored[] | undefined)[];
-  private readonly short: { text: string; bytes: Buffer; groups: number }[] = [];
+  /** Literals too short for the scan (found by `indexOf`); `end` unused. */
+  private readonly short: Anchored[] = [];
   /** Some literal is long enough for the bigram scan. */
   private readonly scanned: boolean;
   readonly empty: boolean;
@@ -123,10 +128,11 @@ export class LiteralSearch {
   constructor(literals: readonly GroupedLiteral[]) {
     const merged = new Map<string, number>();
     for (const l of literals) if (l.text.length > 0) merged.set(l.text, (merged.get(l.text) ?? 0) | l.groups);
-    const long: { text: string; bytes: Buffer; groups: number }[] = [];
+    const long: Anchored[] = [];
     for (const [text, groups] of merged) {
       const bytes = Buffer.from(text, 'utf8');
-      (bytes.length < MIN_SCANNED ? this.short : long).push({ text, bytes, groups });
+      // One shape for every literal a hit reports (the scan reads them all alike).
+      (bytes.length < MIN_SCANNED ? this.short : long).push({ text, bytes, end: 0, groups });
     }
     this.empty = merged.size === 0;
     this.scanned = long.length > 0;
@@ -163,11 +169,11 @@ export class LiteralSearch {
       else this.scanFour(buf, from, to, out);
     }
     if (this.short.length === 0) return;
-    for (const { text, bytes, groups } of this.short) {
+    for (const literal of this.short) {
+      const bytes = literal.bytes;
       for (let at = buf.indexOf(bytes, from); at >= 0 && at + bytes.length <= to; at = buf.indexOf(bytes, at + 1)) {
         out.positions.push(at);
-        out.groups.push(groups);
-        out.literals.push(text);
+        out.found.push(literal);
       }
     }
     sortHits(out, before);
@@ -219,8 +225,7 @@ export class LiteralSearch {
     this.scanFrom(buf, p3, s3, to, h3);
     for (const h of this.stretchHits) {
       pushAll(out.positions, h.positions);
-      pushAll(out.groups, h.groups);
-      pushAll(out.literals, h.literals);
+      pushAll(out.found, h.found);
     }
   }
 
@@ -247,8 +252,7 @@ export class LiteralSearch {
       const a = list[k];
       if (matchesAt(buf, pos - a.end, a.bytes, from, to)) {
         out.positions.push(pos);
-        out.groups.push(a.groups);
-        out.literals.push(a.text);
+        out.found.push(a);
       }
     }
   }
@@ -270,11 +274,10 @@ function matchesAt(buf: Buffer, at: number, bytes: Buffer, from: number, to: num
 
 /** Sorts the hits appended after `from` by position (short literals are found out of order). */
 function sortHits(out: Hits, from: number): void {
-  const order = out.positions.slice(from).map((p, i) => [p, out.groups[from + i], out.literals[from + i]] as const);
+  const order = out.positions.slice(from).map((p, i) => [p, out.found[from + i]] as const);
   order.sort((a, b) => a[0] - b[0]);
   for (let i = 0; i < order.length; i++) {
     out.positions[from + i] = order[i][0];
-    out.groups[from + i] = order[i][1];
-    out.literals[from + i] = order[i][2];
+    out.found[from + i] = order[i][1];
   }
 }

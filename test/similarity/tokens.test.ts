@@ -88,7 +88,7 @@ describe('the one literal scan with the error words', () => {
     let li = 0;
     hits.positions.forEach((p, k) => {
       while (li + 1 < starts.length && starts[li + 1] <= p) li++;
-      found.set(li, (found.get(li) ?? 0) | hits.groups[k]);
+      found.set(li, (found.get(li) ?? 0) | hits.found[k].groups);
     });
     const expected = new Map<number, number>();
     lines.forEach((l, i) => {

@@ -229,7 +229,7 @@ describe('LiteralSearch', () => {
       const line = text.subarray(0, p).filter((b) => b === 10).length;
       let held = out.get(line);
       if (!held) out.set(line, (held = new Set()));
-      held.add(hits.literals[k]);
+      held.add(hits.found[k].text);
     });
     return out;
   }
@@ -242,8 +242,11 @@ describe('LiteralSearch', () => {
       { text: 'E1', groups: 2 },
       { text: '区域', groups: 4 },
     ]).scan(text, 0, text.length, hits);
-    expect(hits.groups).toEqual([1, 2, 4]);
-    expect(hits.literals).toEqual(['oom-kill', 'E1', '区域']);
+    expect(hits.found.map((f) => [f.text, f.groups])).toEqual([
+      ['oom-kill', 1],
+      ['E1', 2],
+      ['区域', 4],
+    ]);
     expect(hits.positions.every((p, i) => i === 0 || p > hits.positions[i - 1])).toBe(true);
   });
 
@@ -275,8 +278,7 @@ describe('LiteralSearch over large ranges (four cursors)', () => {
       const one = emptyHits();
       search.scan(text, start, end, one);
       out.positions.push(...one.positions);
-      out.groups.push(...one.groups);
-      out.literals.push(...one.literals);
+      out.found.push(...one.found);
       start = end + 1;
     }
     return out;
