@@ -1,16 +1,21 @@
 // Feeds one streamed log to its collector through a line scanner: the collector's and the
 // taps' literals are found in one scan, and only the lines someone needs are decoded.
 import type { LogLine } from '../model/types.js';
-import { LineScanner, type LineConsumer } from '../text/line-scanner.js';
+import { LineScanner, type LineConsumer, type LineView } from '../text/line-scanner.js';
 import { LiteralSearch } from '../text/literal-search.js';
 import { GROUP_TAPS, type LogCollector } from './log-collector.js';
 
 export type LineObserver = (raw: string, line: number) => void;
 
-/** An observer of the lines that hold one of `literals` (case-sensitive). */
+/**
+ * An observer of the lines that hold one of `literals` (case-sensitive). With `observeLine`,
+ * it gets each line as a view of its bytes instead (its text on demand), and `observe` is not
+ * called.
+ */
 export interface LineTap {
   literals: readonly string[];
   observe: LineObserver;
+  observeLine?: (line: LineView, n: number) => void;
 }
 
 /** What a caller may give for one log: nothing, one observer or tap, or several. */
@@ -29,6 +34,7 @@ export function observersOf(o: LineObservers): (LineObserver | LineTap)[] {
 interface ActiveTap {
   literals: readonly string[] | undefined;
   observe: LineObserver;
+  observeLine: ((line: LineView, n: number) => void) | undefined;
   group: number;
 }
 
@@ -37,26 +43,47 @@ const MAX_TAP_BITS = 24;
 
 function activeTap(o: LineObserver | LineTap, index: number): ActiveTap {
   const group = GROUP_TAPS << Math.min(index, MAX_TAP_BITS);
-  return typeof o === 'function' ? { literals: undefined, observe: o, group } : { literals: o.literals, observe: o.observe, group };
+  return typeof o === 'function'
+    ? { literals: undefined, observe: o, observeLine: undefined, group }
+    : { literals: o.literals, observe: o.observe, observeLine: o.observeLine, group };
 }
 
-function wants(t: ActiveTap, raw: string, groups: number): boolean {
+function wants(t: ActiveTap, line: LineView, groups: number): boolean {
   if (t.literals === undefined) return true;
   if ((groups & t.group) === 0) return false;
-  return t.group !== GROUP_TAPS << MAX_TAP_BITS || t.literals.some((l) => raw.includes(l));
+  return t.group !== GROUP_TAPS << MAX_TAP_BITS || t.literals.some((l) => line.text().includes(l));
 }
 
 /** Shows a line to the taps that asked for it. */
-function showTaps(taps: readonly ActiveTap[], raw: string, groups: number, line: number): void {
-  for (const t of taps) if (wants(t, raw, groups)) t.observe(raw, line);
+function showTaps(taps: readonly ActiveTap[], line: LineView, groups: number, n: number): void {
+  for (const t of taps) {
+    if (!wants(t, line, groups)) continue;
+    if (t.observeLine) t.observeLine(line, n);
+    else t.observe(line.text(), n);
+  }
+}
+
+/** A line the collector was handed: its text only (never `whole`: bytes are not at hand). */
+class TextView implements LineView {
+  readonly buf = Buffer.alloc(0);
+  readonly start = 0;
+  readonly end = 0;
+  readonly whole = false;
+  raw = '';
+
+  text(): string {
+    return this.raw;
+  }
 }
 
 /** The collector, with the taps shown the lines they asked for. */
 function tappedConsumer(collector: LogCollector<LogLine>, taps: readonly ActiveTap[]): LineConsumer {
+  const view = new TextView();
   return {
     line(raw, truncated, groups, literals) {
       collector.line(raw, truncated, groups, literals);
-      showTaps(taps, raw, groups, collector.lines);
+      view.raw = raw;
+      showTaps(taps, view, groups, collector.lines);
     },
     skip: (count) => collector.skip(count),
     get wantsNext() {
@@ -93,7 +120,7 @@ export class LogStream {
       ...(collector.continues ? { continues: collector.continues } : {}),
       ...(collector.linePrefix ? { linePrefix: collector.linePrefix } : {}),
       // Lines only taps asked for go to them alone: the collector sees what it would without taps.
-      ...(tapGroups !== 0 ? { tapGroups, tap: (raw: string, groups: number, line: number) => showTaps(taps, raw, groups, line) } : {}),
+      ...(tapGroups !== 0 ? { tapGroups, tap: (line: LineView, groups: number, n: number) => showTaps(taps, line, groups, n) } : {}),
     });
   }
 

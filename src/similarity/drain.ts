@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { sourceHost, sourceName, type LogRef } from '../specs/source-id.js';
 import type { LineObserver, LineTap } from '../ingest/read-bundle.js';
+import type { LineView } from '../text/line-scanner.js';
 import type { LogKind } from '../model/types.js';
 import { isJournalMarker, parseJournalLine } from '../parsers/journal-text.js';
 import { detach } from '../text/lines.js';
@@ -135,6 +136,13 @@ interface FileState {
   /** The last line read, parsed for the file's end time once the file is done. */
   lastRaw: string | undefined;
   lastRawLine: number;
+  /**
+   * Or, when it was read as bytes, where they are (the reader keeps its chunks for the logs'
+   * tails until the log is done).
+   */
+  lastBytes: Buffer | undefined;
+  lastStart: number;
+  lastEnd: number;
   endTime: number | undefined;
   open: boolean;
   /** The time text of the last journal line parsed for an error-like template, and its time. */
@@ -168,6 +176,7 @@ const LEVEL_RANK: Record<LineLevel, number> = { info: 0, warning: 1, error: 2 };
 
 const LETTER = 1;
 const DIGIT = 2;
+const CR = 13;
 /** Word characters of ASCII: letters and `_` (1), digits (2); everything else separates. */
 const CHAR_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
@@ -230,6 +239,64 @@ function journalBodyStart(raw: string): number {
   return colon > 0 && colon < 200 ? colon + 2 : 0;
 }
 
+/**
+ * `skeletonKey` of an ASCII line's bytes `buf[from, end)`: the same key its text gets (each
+ * byte is its character; the two must stay alike). -1 at the first byte past ASCII: such a
+ * line is keyed from its text.
+ */
+export function skeletonKeyOfBytes(buf: Buffer, from: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  let w = 0;
+  let kept = 0;
+  let wordLen = 0;
+  let kinds = 0;
+  for (let i = from; i < end; i++) {
+    const c = buf[i];
+    if (c >= 128) return -1;
+    const k = CHAR_CLASS[c];
+    if (k !== 0) {
+      kinds |= k;
+      w = Math.imul(w ^ c, 0x01000193);
+      wordLen++;
+      continue;
+    }
+    if (wordLen > 0) {
+      if (kinds & DIGIT) h = Math.imul(h ^ 0x23, 0x01000193);
+      else {
+        h = Math.imul(h ^ w, 0x01000193);
+        kept += wordLen;
+      }
+      w = 0;
+      wordLen = 0;
+      kinds = 0;
+    }
+    h = Math.imul(h ^ c, 0x01000193);
+    kept++;
+  }
+  if (wordLen > 0) {
+    h = Math.imul(h ^ (kinds & DIGIT ? 0x23 : w), 0x01000193);
+    if (!(kinds & DIGIT)) kept += wordLen;
+  }
+  return (h >>> 0) * 0x100000 + (kept & 0xfffff);
+}
+
+/** `journalBodyStart` of a line's bytes, as an offset from `start`. */
+function journalBodyStartOfBytes(buf: Buffer, start: number, end: number): number {
+  const c = buf[start];
+  if (c === 32 || c === 9) return 0;
+  // The first `: `, counted only when it starts within the first 200 characters.
+  const last = Math.min(end - 1, start + 200);
+  for (let i = start + 1; i < last; i++) if (buf[i] === 58 && buf[i + 1] === 32) return i - start + 2;
+  return 0;
+}
+
+/** Whether `buf[start, end)` starts with the ASCII text `prefix`. */
+function startsWithAscii(buf: Buffer, start: number, end: number, prefix: string): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (buf[start + i] !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
 function hasDigit(token: string): boolean {
   for (let i = 0; i < token.length; i++) {
     const c = token.charCodeAt(i);
@@ -279,6 +346,24 @@ class Miner implements TemplateMiner {
   }
 
   readonly observer = (target: LogRef): LineObserver | undefined => {
+    const f = this.open(target);
+    return f ? (raw, line) => this.line(f.state, f.index, raw, line) : undefined;
+  };
+
+  readonly tap = (target: LogRef): LineTap | undefined => {
+    const f = this.open(target);
+    if (!f) return undefined;
+    return {
+      literals: ERROR_LITERALS,
+      observe: (raw, line) => this.line(f.state, f.index, raw, line),
+      observeLine: (view, line) => {
+        if (!view.whole || !this.knownLine(f.state, f.index, view, line)) this.line(f.state, f.index, view.text(), line);
+      },
+    };
+  };
+
+  /** A new file to mine, when it is of a mined kind. */
+  private open(target: LogRef): { state: FileState; index: number } | undefined {
     if (!this.kinds.has(target.source.kind)) return undefined;
     // The reader streams one file at a time: a new file means the previous ones are done.
     this.closeFiles();
@@ -295,19 +380,17 @@ class Miner implements TemplateMiner {
       sinceParse: 0,
       lastRaw: undefined,
       lastRawLine: 0,
+      lastBytes: undefined,
+      lastStart: 0,
+      lastEnd: 0,
       endTime: undefined,
       open: true,
       timeKey: '',
       timeKeyTime: undefined,
     };
     this.files.push(state);
-    return (raw, line) => this.line(state, index, raw, line);
-  };
-
-  readonly tap = (target: LogRef): LineTap | undefined => {
-    const observe = this.observer(target);
-    return observe ? { literals: ERROR_LITERALS, observe } : undefined;
-  };
+    return { state, index };
+  }
 
   noteFileEnd(file: string, lines: number, endTime: number | undefined): void {
     this.closeFiles();
@@ -354,6 +437,7 @@ class Miner implements TemplateMiner {
     this.lines++;
     state.lastRaw = raw;
     state.lastRawLine = lineNo;
+    state.lastBytes = undefined;
     let time: number | undefined;
     let parsed = false;
     if (++state.sinceParse >= this.every) {
@@ -414,6 +498,49 @@ class Miner implements TemplateMiner {
     cluster.lastLine = lineNo;
     const now = parsed ? time : state.now;
     if (now !== undefined && (cluster.lastTime === undefined || now > cluster.lastTime)) cluster.lastTime = now;
+  }
+
+  /**
+   * The common case from the line's bytes, without decoding it: an ASCII line of a template
+   * already seen in this file, whose time (when it needs one) is the previous line's. Does what
+   * `line` does for it and returns true; returns false, having done nothing, for any other line.
+   */
+  private knownLine(state: FileState, index: number, view: LineView, lineNo: number): boolean {
+    const buf = view.buf;
+    const start = view.start;
+    let end = view.end;
+    if (end > start && buf[end - 1] === CR) end--;
+    if (end === start || (state.journal && end - start >= 3 && buf[start] === 45 && buf[start + 1] === 45 && buf[start + 2] === 32)) {
+      // An empty line or a journal marker: counted, not mined.
+      state.lines = lineNo;
+      return true;
+    }
+    if (state.sinceParse + 1 >= this.every) return false;
+    const key = skeletonKeyOfBytes(buf, state.journal ? start + journalBodyStartOfBytes(buf, start, end) : start, end);
+    if (key < 0) return false;
+    const cluster = this.cache.get(key);
+    if (cluster === undefined || cluster.lastFile !== index) return false;
+    let time: number | undefined;
+    const timed = cluster.errorLike;
+    if (timed) {
+      // Exact times for error-like templates: the previous journal line's, when it starts alike.
+      if (!state.journal || state.timeKey.length === 0 || !startsWithAscii(buf, start, end, state.timeKey)) return false;
+      time = state.timeKeyTime;
+      if (time !== undefined) state.now = time;
+    }
+    state.lines = lineNo;
+    this.lines++;
+    state.sinceParse++;
+    state.lastRaw = undefined;
+    state.lastBytes = buf;
+    state.lastStart = start;
+    state.lastEnd = end;
+    state.lastRawLine = lineNo;
+    cluster.count++;
+    cluster.lastLine = lineNo;
+    const now = timed ? time : state.now;
+    if (now !== undefined && (cluster.lastTime === undefined || now > cluster.lastTime)) cluster.lastTime = now;
+    return true;
   }
 
   /** The template a masked line joins (merging it), a new one, or undefined past the caps. */
@@ -512,12 +639,14 @@ class Miner implements TemplateMiner {
       if (!f.open) continue;
       f.open = false;
       let end = f.now;
-      if (f.lastRaw !== undefined) {
-        const t = this.timeOf(f, f.lastRaw, f.lastRawLine);
+      const last = f.lastRaw ?? f.lastBytes?.toString('latin1', f.lastStart, f.lastEnd);
+      if (last !== undefined) {
+        const t = this.timeOf(f, last, f.lastRawLine);
         if (t !== undefined && (end === undefined || t > end)) end = t;
       }
       f.endTime = end;
       f.lastRaw = undefined;
+      f.lastBytes = undefined;
     }
   }
 

@@ -58,7 +58,52 @@ export interface LineScannerOptions {
    * sees the same lines whether taps are attached or not, and no context is decoded for it.
    */
   tapGroups?: number;
-  tap?: (raw: string, groups: number, line: number) => void;
+  tap?: (line: LineView, groups: number, lineNo: number) => void;
+}
+
+/**
+ * A line shown to a tap: its bytes, valid during the call only, and its text on demand (decoded
+ * once). A tap that can work on the bytes never pays for the decoding.
+ */
+export interface LineView {
+  /** The line's bytes from `start` to `end` (no newline; a `\r` before it is still there). */
+  readonly buf: Buffer;
+  readonly start: number;
+  readonly end: number;
+  /**
+   * The text is these bytes decoded, less a final `\r`, and no more: the line was not cut at
+   * the byte limit and is too short to be cut at the length limit.
+   */
+  readonly whole: boolean;
+  /** The line as a consumer gets it. */
+  text(): string;
+}
+
+/** The view the scanner reuses for every line it shows to a tap. */
+class SlotView implements LineView {
+  buf: Buffer = Buffer.alloc(0);
+  start = 0;
+  end = 0;
+  whole = true;
+  private cut = false;
+  private decoded: string | undefined;
+
+  constructor(private readonly maxChars: number) {}
+
+  set(buf: Buffer, start: number, end: number, cut: boolean): this {
+    this.buf = buf;
+    this.start = start;
+    this.end = end;
+    this.cut = cut;
+    this.whole = !cut && end - start <= this.maxChars;
+    this.decoded = undefined;
+    return this;
+  }
+
+  text(): string {
+    this.decoded ??= decodeLine(this.buf, this.start, this.end, this.cut, this.maxChars).raw;
+    return this.decoded;
+  }
 }
 
 const NEWLINE = 10;
@@ -97,6 +142,7 @@ export class LineScanner {
   private lines = 0;
   private readonly prefix: Buffer | undefined;
   private readonly prefixGroups: number;
+  private readonly view: SlotView;
 
   constructor(
     private readonly consumer: LineConsumer,
@@ -109,6 +155,7 @@ export class LineScanner {
     this.ringEnd = new Int32Array(this.ringSize);
     this.ringCut = new Uint8Array(this.ringSize);
     this.prefix = options.linePrefix ? Buffer.from(options.linePrefix.text, 'utf8') : undefined;
+    this.view = new SlotView(this.maxChars);
     this.prefixGroups = options.linePrefix?.groups ?? 0;
   }
 
@@ -203,8 +250,9 @@ export class LineScanner {
 
   /** Shows the newest line to the tap alone; it stays pending for the consumer. */
   private tapOnly(groups: number): void {
-    const { raw } = this.decodeSlot(this.slotBack(0));
-    (this.options.tap as (raw: string, groups: number, line: number) => void)(raw, groups, this.lines);
+    const slot = this.slotBack(0);
+    const view = this.view.set(this.ringBuf[slot], this.ringStart[slot], this.ringEnd[slot], this.ringCut[slot] === 1);
+    (this.options.tap as (line: LineView, groups: number, lineNo: number) => void)(view, groups, this.lines);
   }
 
   /** Records the newest line in the ring as pending. */
@@ -311,17 +359,21 @@ export class LineScanner {
 
   /** Decodes a ring slot's line, cut at the length limit. */
   private decodeSlot(slot: number): { raw: string; truncated: boolean } {
-    const buf = this.ringBuf[slot];
-    const start = this.ringStart[slot];
-    let end = this.ringEnd[slot];
-    const cut = this.ringCut[slot] === 1;
-    if (!cut && end > start && buf[end - 1] === CR) end--;
-    let raw = buf.toString('utf8', start, end);
-    let truncated = cut;
-    if (raw.length > this.maxChars) {
-      raw = raw.slice(0, this.maxChars);
-      truncated = true;
-    }
-    return { raw, truncated };
+    return decodeLine(this.ringBuf[slot], this.ringStart[slot], this.ringEnd[slot], this.ringCut[slot] === 1, this.maxChars);
   }
+}
+
+/**
+ * A line's text from its bytes, as the scanner hands it over: a `\r` before the newline
+ * dropped (unless the line was cut), UTF-8 decoded leniently, cut at `maxChars` UTF-16 units.
+ */
+function decodeLine(buf: Buffer, start: number, end: number, cut: boolean, maxChars: number): { raw: string; truncated: boolean } {
+  if (!cut && end > start && buf[end - 1] === CR) end--;
+  let raw = buf.toString('utf8', start, end);
+  let truncated = cut;
+  if (raw.length > maxChars) {
+    raw = raw.slice(0, maxChars);
+    truncated = true;
+  }
+  return { raw, truncated };
 }

@@ -4,7 +4,11 @@ import { loadRules } from '../../src/rules/load-rules.js';
 import { bundleLogs } from '../../src/model/walk.js';
 import { logRefOf } from '../../src/specs/layout.js';
 import type { LogRef } from '../../src/specs/source-id.js';
-import { createMiner, skeletonKey } from '../../src/similarity/drain.js';
+import { createMiner, skeletonKey, skeletonKeyOfBytes } from '../../src/similarity/drain.js';
+import { JournalCollector } from '../../src/ingest/journal-collector.js';
+import { ActiveFilters } from '../../src/ingest/line-filter.js';
+import { DEFAULT_LOG_LIMITS } from '../../src/ingest/log-collector.js';
+import { LogStream } from '../../src/ingest/log-stream.js';
 import { join } from 'node:path';
 import { bundleFiles, packTar, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 
@@ -159,5 +163,64 @@ describe('template miner', () => {
     expect(templates.find((t) => t.template.includes('"Error syncing pod"'))?.count).toBe(Math.floor(n / 3) - Math.floor(n / 150));
     // Templates are few and small: the heap holds the cap, not the lines.
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
+describe('template miner reading bytes', () => {
+  // The same journal through the reader's scan twice: the miner's tap as it is (ASCII lines of
+  // known templates are counted from their bytes) and the same tap with text only. Every
+  // template, count, time and place must be the same.
+  function mined(text: string, bytes: boolean, maxLineLength = 4096) {
+    const miner = createMiner();
+    const ref = kubelet('10.0.0.5');
+    const tap = miner.tap(ref);
+    if (!tap) throw new Error('kubelet journals are mined');
+    const filters = new ActiveFilters([], ref.source);
+    const collector = new JournalCollector({ file: ref.file }, ref.source, filters, DEFAULT_LOG_LIMITS, Date.UTC(2026, 10, 22, 12));
+    const stream = new LogStream(collector, maxLineLength, [bytes ? tap : { literals: tap.literals, observe: tap.observe }]);
+    const all = Buffer.from(text);
+    for (let i = 0; i < all.length; i += 4093) stream.push(all.subarray(i, i + 4093));
+    stream.end();
+    const summary = collector.journal();
+    miner.noteFileEnd(ref.file, summary.lineCount, summary.lastTime);
+    return { templates: miner.templates(), candidates: miner.candidates(), stats: miner.stats() };
+  }
+
+  function journal(): string {
+    const lines: string[] = ['-- Logs begin at Sun 2026-11-22 10:00:00 UTC, end at Sun 2026-11-22 11:59:59 UTC. --'];
+    for (let i = 0; i < 3000; i++) {
+      const s = String(i % 60).padStart(2, '0');
+      const m = String(10 + Math.floor(i / 60) % 50).padStart(2, '0');
+      const at = `Nov 22 11:${m}:${s}`;
+      // Several lines a second: error-like templates take the time of the line before.
+      // Busy seconds: the same templates several times a second, to the end of the journal.
+      for (let k = 0; k < 3; k++) lines.push(registerLine(`11:${m}:${s}`, 'master-0.ocp4.example.com', `10.0.${(i + k) % 5}.5`, 2519));
+      for (let k = 0; k < 2; k++) lines.push(`${at} master-0 kubelet.sh[2519]: W1122 11:${m}:${s}.3 2519 lease.go:${k}] attempt ${i} to update the node lease`);
+      if (i % 11 === 0) lines.push(`${at} master-0 kubelet.sh[2519]: E1122 11:${m}:${s}.5 2519 pod_workers.go:1298] "Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"etcd\\" with CrashLoopBackOff" pod="openshift-etcd/etcd-${i % 3}"`);
+      if (i % 13 === 0) lines.push(`${at} master-0 kubelet.sh[2519]: E1122 11:${m}:${s}.7 2519 remote_image.go:180] "PullImage from image service failed" err="rpc error: code = Unknown desc = unable to pull quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${(i * 2654435761 >>> 0).toString(16)}: pinging container registry quay.io: Get \\"https://quay.io/v2/\\": dial tcp: i/o timeout"\r`);
+      if (i % 17 === 0) lines.push(`${at} master-0 kubelet.sh[2519]: W1122 11:${m}:${s}.9 2519 reflector.go:424] failed to list *v1.Node: Get "https://api-int.ocp4.example.com:6443/api/v1/nodes": x509: certificate signed by unknown authority (possibly because of "crypto/rsa: verification error" while trying to verify candidate authority certificate "kube-apiserver-lb-signer")`);
+      if (i % 19 === 0) lines.push(`${at} master-0 kubelet.sh[2519]: E1122 11:${m}:${s}.1 2519 kubelet.go:2411] "Error getting node" err="node \\"master-0\\" not found" région="eu-ouest-${i % 4}"`);
+      if (i % 23 === 0) lines.push('');
+      if (i === 1500) lines.push('-- Boot 0f1e2d3c4b5a69788796a5b4c3d2e1f0 --');
+      if (i % 29 === 0) lines.push(`${at} master-0 kubelet.sh[2519]: E1122 failed ${'x'.repeat(300 + i)} tail`);
+      lines.push(`${at} master-0 kubelet.sh[2519]: I1122 11:${m}:${s}.0 2519 kubelet.go:1800] "SyncLoop RECONCILE" source="api"`);
+    }
+    return lines.join('\n') + '\n';
+  }
+
+  it('mines what it mines from the text: templates, counts, times, candidates', () => {
+    const text = journal();
+    const fromBytes = mined(text, true);
+    expect(fromBytes.stats.lines).toBeGreaterThan(1000);
+    expect(fromBytes).toEqual(mined(text, false));
+    // Lines cut at a short length limit are mined from their text, cut the same way.
+    expect(mined(text, true, 200)).toEqual(mined(text, false, 200));
+  });
+
+  it('keys an ASCII line from its bytes exactly as from its text, and gives a line past ASCII to its text', () => {
+    const ascii = Buffer.from('xx I1122 kubelet.go:96] "Unable to register node" err="dial tcp 10.0.0.5:6443: refused"');
+    expect(skeletonKeyOfBytes(ascii, 3, ascii.length)).toBe(skeletonKey(ascii.toString(), 3));
+    const other = Buffer.from('région eu-ouest: "Error getting node"');
+    expect(skeletonKeyOfBytes(other, 0, other.length)).toBe(-1);
   });
 });
