@@ -185,21 +185,21 @@ for (let c = 0; c < 128; c++) {
 }
 
 /**
- * A key for a raw line with every word that holds a digit (numbers, times, addresses, hex ids,
- * `I1122`) reduced to one mark: a 32-bit FNV-style hash and the length of what was hashed.
- * Lines with equal keys differ only in such words, which masking turns into the same
- * placeholders, so they belong to the same template. Journal lines are keyed from their message
- * on (`from`): times, hosts and identifiers of the header do not make a template.
+ * A key for a line's UTF-8 bytes `buf[from, end)` with every word that holds a digit (numbers,
+ * times, addresses, hex ids, `I1122`) reduced to one mark: a 32-bit FNV-style hash and the
+ * length of what was hashed. Lines with equal keys differ only in such words, which masking
+ * turns into the same placeholders, so they belong to the same template. Bytes past ASCII are
+ * letters. Journal lines are keyed from their message on (`journalBodyStart`): times, hosts
+ * and identifiers of the header do not make a template.
  */
-export function skeletonKey(raw: string, from = 0): number {
+export function skeletonKeyOfBytes(buf: Buffer, from: number, end: number): number {
   let h = 0x811c9dc5 | 0;
   let w = 0;
   let kept = 0;
   let wordLen = 0;
   let kinds = 0;
-  const n = raw.length;
-  for (let i = from; i < n; i++) {
-    const c = raw.charCodeAt(i);
+  for (let i = from; i < end; i++) {
+    const c = buf[i];
     const k = c < 128 ? CHAR_CLASS[c] : LETTER;
     if (k !== 0) {
       kinds |= k;
@@ -228,63 +228,27 @@ export function skeletonKey(raw: string, from = 0): number {
   return (h >>> 0) * 0x100000 + (kept & 0xfffff);
 }
 
+/** Where a text's UTF-8 bytes go to be keyed; grown as needed. */
+let keyScratch = Buffer.allocUnsafe(4096);
+
 /**
- * Where the message of a journal line starts (after `host ident[pid]: `), for the skeleton
- * key: the header repeats on every line and decides nothing about the template.
+ * The key of a line's text: that of its UTF-8 bytes, so a line read as bytes and one read as
+ * text get the same key (bytes that are not UTF-8 decode to U+FFFD, and differ).
  */
-function journalBodyStart(raw: string): number {
-  const c = raw.charCodeAt(0);
-  if (c === 32 || c === 9) return 0;
-  const colon = raw.indexOf(': ');
-  return colon > 0 && colon < 200 ? colon + 2 : 0;
+export function skeletonKey(raw: string, journal = false): number {
+  if (keyScratch.length < raw.length * 3) keyScratch = Buffer.allocUnsafe(raw.length * 3);
+  const end = keyScratch.write(raw, 0, 'utf8');
+  return skeletonKeyOfBytes(keyScratch, journal ? journalBodyStart(keyScratch, 0, end) : 0, end);
 }
 
 /**
- * `skeletonKey` of an ASCII line's bytes `buf[from, end)`: the same key its text gets (each
- * byte is its character; the two must stay alike). -1 at the first byte past ASCII: such a
- * line is keyed from its text.
+ * Where the message of a journal line starts (after `host ident[pid]: `) in its bytes
+ * `buf[start, end)`, as an offset from `start`: the header repeats on every line and decides
+ * nothing about the template. The first `: ` counts when it starts within 200 bytes.
  */
-export function skeletonKeyOfBytes(buf: Buffer, from: number, end: number): number {
-  let h = 0x811c9dc5 | 0;
-  let w = 0;
-  let kept = 0;
-  let wordLen = 0;
-  let kinds = 0;
-  for (let i = from; i < end; i++) {
-    const c = buf[i];
-    if (c >= 128) return -1;
-    const k = CHAR_CLASS[c];
-    if (k !== 0) {
-      kinds |= k;
-      w = Math.imul(w ^ c, 0x01000193);
-      wordLen++;
-      continue;
-    }
-    if (wordLen > 0) {
-      if (kinds & DIGIT) h = Math.imul(h ^ 0x23, 0x01000193);
-      else {
-        h = Math.imul(h ^ w, 0x01000193);
-        kept += wordLen;
-      }
-      w = 0;
-      wordLen = 0;
-      kinds = 0;
-    }
-    h = Math.imul(h ^ c, 0x01000193);
-    kept++;
-  }
-  if (wordLen > 0) {
-    h = Math.imul(h ^ (kinds & DIGIT ? 0x23 : w), 0x01000193);
-    if (!(kinds & DIGIT)) kept += wordLen;
-  }
-  return (h >>> 0) * 0x100000 + (kept & 0xfffff);
-}
-
-/** `journalBodyStart` of a line's bytes, as an offset from `start`. */
-function journalBodyStartOfBytes(buf: Buffer, start: number, end: number): number {
+function journalBodyStart(buf: Buffer, start: number, end: number): number {
   const c = buf[start];
   if (c === 32 || c === 9) return 0;
-  // The first `: `, counted only when it starts within the first 200 characters.
   const last = Math.min(end - 1, start + 200);
   for (let i = start + 1; i < last; i++) if (buf[i] === 58 && buf[i + 1] === 32) return i - start + 2;
   return 0;
@@ -448,7 +412,7 @@ class Miner implements TemplateMiner {
     }
     // Most lines repeat a known shape with other numbers and ids: a hash of the line with its
     // digit-bearing words blanked finds their template without masking or tree search.
-    const key = skeletonKey(raw, state.journal ? journalBodyStart(raw) : 0);
+    const key = skeletonKey(raw, state.journal);
     let cluster = this.cache.get(key);
     if (cluster === undefined) {
       const { message, level } = splitLine(raw, state.journal);
@@ -501,8 +465,8 @@ class Miner implements TemplateMiner {
   }
 
   /**
-   * The common case from the line's bytes, without decoding it: an ASCII line of a template
-   * already seen in this file, whose time (when it needs one) is the previous line's. Does what
+   * The common case from the line's bytes, without decoding it: a line of a template already
+   * seen in this file, whose time (when it needs one) is the previous line's. Does what
    * `line` does for it and returns true; returns false, having done nothing, for any other line.
    */
   private knownLine(state: FileState, index: number, view: LineView, lineNo: number): boolean {
@@ -516,8 +480,7 @@ class Miner implements TemplateMiner {
       return true;
     }
     if (state.sinceParse + 1 >= this.every) return false;
-    const key = skeletonKeyOfBytes(buf, state.journal ? start + journalBodyStartOfBytes(buf, start, end) : start, end);
-    if (key < 0) return false;
+    const key = skeletonKeyOfBytes(buf, state.journal ? start + journalBodyStart(buf, start, end) : start, end);
     const cluster = this.cache.get(key);
     if (cluster === undefined || cluster.lastFile !== index) return false;
     let time: number | undefined;

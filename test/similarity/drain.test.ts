@@ -217,10 +217,15 @@ describe('template miner reading bytes', () => {
     expect(mined(text, true, 200)).toEqual(mined(text, false, 200));
   });
 
-  it('keys an ASCII line from its bytes exactly as from its text, and gives a line past ASCII to its text', () => {
-    const ascii = Buffer.from('xx I1122 kubelet.go:96] "Unable to register node" err="dial tcp 10.0.0.5:6443: refused"');
-    expect(skeletonKeyOfBytes(ascii, 3, ascii.length)).toBe(skeletonKey(ascii.toString(), 3));
-    const other = Buffer.from('région eu-ouest: "Error getting node"');
-    expect(skeletonKeyOfBytes(other, 0, other.length)).toBe(-1);
+  it('keys a line from its bytes exactly as from its text, past ASCII too; a journal line from its message on', () => {
+    for (const line of ['xx I1122 kubelet.go:96] "Unable to register node" err="dial tcp 10.0.0.5:6443: refused"', 'région eu-ouest-3: "Error getting node" 节点 node-7 未找到']) {
+      const bytes = Buffer.from(line);
+      expect(skeletonKeyOfBytes(bytes, 0, bytes.length)).toBe(skeletonKey(line));
+    }
+    const a = 'Nov 22 10:15:04 master-0 kubelet.sh[2519]: "Error syncing pod" pod="etcd-0"';
+    const b = 'Nov 23 11:16:05 master-1.example.com kubelet[77]: "Error syncing pod" pod="etcd-1"';
+    expect(skeletonKey(a, true)).toBe(skeletonKey(b, true));
+    expect(skeletonKey(a, true)).not.toBe(skeletonKey(a.replace('syncing', 'killing'), true));
+    expect(skeletonKey(a)).not.toBe(skeletonKey(b));
   });
 });
