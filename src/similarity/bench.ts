@@ -61,14 +61,18 @@ export async function measureMining(bundle: string, options: MiningBenchOptions 
       observeLines: (t) => {
         const tap = miner.tap(t);
         if (!tap) return undefined;
+        // Both ways in, as the reader uses them: lines it handed over come as text, the rest as
+        // views of their bytes (the miner decodes those only when it must).
+        const timedCall = <A extends unknown[]>(f: (...args: A) => void) => (...args: A): void => {
+          const t0 = performance.now();
+          f(...args);
+          miningMs += performance.now() - t0;
+          lines++;
+        };
         return {
           literals: tap.literals,
-          observe: (raw, n) => {
-            const t0 = performance.now();
-            tap.observe(raw, n);
-            miningMs += performance.now() - t0;
-            lines++;
-          },
+          observe: timedCall(tap.observe),
+          ...(tap.observeLine ? { observeLine: timedCall(tap.observeLine) } : {}),
         };
       },
     }),
