@@ -137,8 +137,8 @@ interface FileState {
   lastRaw: string | undefined;
   lastRawLine: number;
   /**
-   * Or, when it was read as bytes, where they are (the reader keeps its chunks for the logs'
-   * tails until the log is done).
+   * Or, when it was read as bytes, where they are: the reader never reuses a chunk (it reads
+   * each log's tail from its chunks at the end).
    */
   lastBytes: Buffer | undefined;
   lastStart: number;

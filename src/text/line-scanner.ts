@@ -124,7 +124,7 @@ export class LineScanner {
   private hitsFrom = 0;
   private hitsTo = 0;
   /** The literals of the line being handed over. */
-  private readonly found: string[] = [];
+  private readonly lineLiterals: string[] = [];
   // The partial line at the end of the last chunk.
   private carry: Buffer[] = [];
   private carryLength = 0;
@@ -218,7 +218,6 @@ export class LineScanner {
     this.options.search?.scan(chunk, from, lastNl, hits);
     const positions = hits.positions;
     const found = hits.found;
-
     const nHits = positions.length;
     const everyLine = this.options.everyLine === true;
     const maxBytes = this.maxBytes;
@@ -286,7 +285,7 @@ export class LineScanner {
 
   /** The literals found in the newest line (read only when it is handed over). */
   private newestLiterals(): readonly string[] {
-    const found = this.found;
+    const found = this.lineLiterals;
     found.length = 0;
     const hits = this.hits.found;
     for (let h = this.hitsFrom; h < this.hitsTo; h++) found.push(hits[h].text);
