@@ -602,7 +602,7 @@ class Miner implements TemplateMiner {
       if (!f.open) continue;
       f.open = false;
       let end = f.now;
-      const last = f.lastRaw ?? f.lastBytes?.toString('latin1', f.lastStart, f.lastEnd);
+      const last = f.lastRaw ?? f.lastBytes?.toString('utf8', f.lastStart, f.lastEnd);
       if (last !== undefined) {
         const t = this.timeOf(f, last, f.lastRawLine);
         if (t !== undefined && (end === undefined || t > end)) end = t;
