@@ -162,8 +162,10 @@ class Walker {
         this.nested.push(file.path);
         await this.tar(inner.body, file.path, nestedLogical, depth + 1);
       } else {
-        // A single gzipped file (`kubelet.log.gz`): read it as the file without `.gz`.
-        const plain = { ...file, logicalPath: file.logicalPath.replace(/\.gz$/i, '') };
+        // A single gzipped file (`kubelet.log.gz`): read it as the file without `.gz`, whose
+        // size the archive does not tell.
+        const { size: _compressed, ...rest } = file;
+        const plain = { ...rest, logicalPath: file.logicalPath.replace(/\.gz$/i, '') };
         await this.deliverSafely(inner.head, inner.body, plain);
       }
       return;

@@ -16,6 +16,11 @@ export interface LineTap {
   literals: readonly string[];
   observe: LineObserver;
   observeLine?: (line: LineView, n: number) => void;
+  /**
+   * Whether the tap has seen enough of this log for now (a miner whose templates stopped being
+   * new): the middle of a long log may then be spared it, but for samples (see `LogStream`).
+   */
+  saturated?: () => boolean;
 }
 
 /** What a caller may give for one log: nothing, one observer or tap, or several. */
@@ -95,25 +100,47 @@ function tappedConsumer(collector: LogCollector<LogLine>, taps: readonly ActiveT
   };
 }
 
+/**
+ * The part of a long log a saturated tap is spared: all but its last `SPARE_TAIL` bytes, except
+ * one `SPARE_WINDOW` in every `SPARE_EVERY` (samples, where a new line resets the saturation).
+ */
+const SPARE_TAIL = 16 * 1024 * 1024;
+const SPARE_WINDOW = 1024 * 1024;
+const SPARE_EVERY = 8;
+
 /** One log on its way into a collector: `push` its chunks, then `end()` once. */
 export class LogStream {
   private readonly scanner: LineScanner;
+  private readonly full: LiteralSearch;
+  /** The collector's search alone, for the stretches the taps are spared; undefined when never. */
+  private readonly spared: LiteralSearch | undefined;
+  private readonly saturated: (() => boolean)[];
+  private seen = 0;
 
+  /** `size`: the log's size in bytes, when known (its end is never spared). */
   constructor(
     private readonly collector: LogCollector<LogLine>,
     maxLineLength: number,
     observers: readonly (LineObserver | LineTap)[] = [],
+    private readonly size?: number,
   ) {
     const taps = observers.map((o, i) => activeTap(o, i));
-    const literals = collector.literals();
+    const own = collector.literals();
+    const literals = [...own];
     let tapGroups = 0;
     for (const t of taps) {
       for (const text of t.literals ?? []) literals.push({ text, groups: t.group });
       tapGroups |= t.group;
     }
+    this.full = LiteralSearch.of(literals);
+    // Only when every tap can say it is saturated, and the log is long enough to have a middle.
+    const tapped = observers.filter((o): o is LineTap => typeof o !== 'function');
+    this.saturated = tapped.flatMap((t) => (t.saturated ? [t.saturated] : []));
+    const spares = tapped.length > 0 && this.saturated.length === tapped.length && size !== undefined && size > SPARE_TAIL;
+    this.spared = spares ? LiteralSearch.of(own) : undefined;
     this.scanner = new LineScanner(taps.length > 0 ? tappedConsumer(collector, taps) : collector, {
       maxLineLength,
-      search: LiteralSearch.of(literals),
+      search: this.full,
       everyLine: collector.everyLine || taps.some((t) => t.literals === undefined),
       contextBefore: collector.contextLines,
       tailLines: collector.tailLineCount,
@@ -126,7 +153,17 @@ export class LogStream {
 
   push(chunk: Buffer): void {
     this.collector.addBytes(chunk.length);
+    if (this.spared) this.scanner.useSearch(this.spares(chunk.length) ? this.spared : this.full);
+    this.seen += chunk.length;
     this.scanner.push(chunk);
+  }
+
+  /** Whether the taps are spared the next `length` bytes: a middle stretch, every tap saturated. */
+  private spares(length: number): boolean {
+    const at = this.seen;
+    if (at + length > (this.size as number) - SPARE_TAIL) return false;
+    if (Math.floor(at / SPARE_WINDOW) % SPARE_EVERY === 0) return false;
+    return this.saturated.every((s) => s());
   }
 
   end(): void {

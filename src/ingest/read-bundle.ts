@@ -181,7 +181,7 @@ class Router {
       case 'unit-status-journal': {
         const sourceId = id as SourceId;
         const collector = new JournalCollector(source, sourceId, this.active(sourceId), this.logLimits, this.referenceTime);
-        await this.stream(file.body, collector, this.ref(file, sourceId));
+        await this.stream(file, collector, this.ref(file, sourceId));
         const journal = collector.journal();
         this.noteTruncation(journal);
         const host = b.host(spec.host);
@@ -372,17 +372,17 @@ class Router {
 
   private async log(file: BundleFile, sourceId: SourceId, source: SourceRef, everyLine?: (raw: string, line: number) => void): Promise<LogSummary> {
     const collector = new LogCollector<LogLine>(source, sourceId, this.active(sourceId), this.logLimits, plainLineParser(this.referenceTime));
-    await this.stream(file.body, collector, this.ref(file, sourceId), everyLine);
+    await this.stream(file, collector, this.ref(file, sourceId), everyLine);
     const summary = collector.summary();
     this.noteTruncation(summary);
     return summary;
   }
 
-  private async stream(body: AsyncIterable<Buffer>, collector: LogCollector<LogLine>, ref: LogRef, everyLine?: LineObserver): Promise<void> {
+  private async stream(file: BundleFile, collector: LogCollector<LogLine>, ref: LogRef, everyLine?: LineObserver): Promise<void> {
     const observers = [...observersOf(everyLine), ...observersOf(this.observeLines?.(ref))];
-    const log = new LogStream(collector, this.maxLine, observers);
+    const log = new LogStream(collector, this.maxLine, observers, file.size);
     try {
-      for await (const chunk of body) log.push(chunk);
+      for await (const chunk of file.body) log.push(chunk);
     } finally {
       log.end();
     }

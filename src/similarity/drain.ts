@@ -120,6 +120,12 @@ const MAX_EXAMPLE = 1000;
 const DEFAULT_WINDOW_MS = 2 * 3_600_000;
 /** Skeletons remembered; the cache starts over when full. */
 const MAX_CACHE = 1 << 16;
+/**
+ * Lines of a file after which, none of them new (no template started or first seen in the
+ * file), the miner is saturated with it: the reader may spare it most of the rest of a long
+ * log (`LogStream`), whose end it still reads.
+ */
+const SATURATED = 2_000;
 /** Error weight from which a template counts as error-like (see `errorWeight`). */
 const ERROR_LIKE = 0.5;
 
@@ -145,6 +151,9 @@ interface FileState {
   lastEnd: number;
   endTime: number | undefined;
   open: boolean;
+  /** Lines mined in this file, and since the last that started a template or first hit one here. */
+  mined: number;
+  sinceNew: number;
   /** The time text of the last journal line parsed for an error-like template, and its time. */
   timeKey: string;
   timeKeyTime: number | undefined;
@@ -323,6 +332,7 @@ class Miner implements TemplateMiner {
       observeLine: (view, line) => {
         if (!view.whole || !this.knownLine(f.state, f.index, view, line)) this.line(f.state, f.index, view.text(), line);
       },
+      saturated: () => f.state.mined >= SATURATED && f.state.sinceNew >= SATURATED,
     };
   };
 
@@ -351,6 +361,8 @@ class Miner implements TemplateMiner {
       open: true,
       timeKey: '',
       timeKeyTime: undefined,
+      mined: 0,
+      sinceNew: 0,
     };
     this.files.push(state);
     return { state, index };
@@ -399,6 +411,8 @@ class Miner implements TemplateMiner {
     // Journal markers (`-- Boot ... --`, `-- No entries --`) are not messages.
     if (state.journal && isJournalMarker(raw)) return;
     this.lines++;
+    state.mined++;
+    state.sinceNew++;
     state.lastRaw = raw;
     state.lastRawLine = lineNo;
     state.lastBytes = undefined;
@@ -424,6 +438,7 @@ class Miner implements TemplateMiner {
         return;
       }
       if (cluster.count === 0) {
+        state.sinceNew = 0;
         // A new template: its first time is this line's.
         if (!parsed) {
           time = this.timeOf(state, raw, lineNo);
@@ -444,6 +459,7 @@ class Miner implements TemplateMiner {
       if (time !== undefined) state.now = time;
     }
     if (cluster.lastFile !== index) {
+      state.sinceNew = 0;
       // First hit of this template in this file: its exact time may be its earliest anywhere
       // (files arrive in bundle order, not time order).
       if (!parsed) {
@@ -493,6 +509,8 @@ class Miner implements TemplateMiner {
     }
     state.lines = lineNo;
     this.lines++;
+    state.mined++;
+    state.sinceNew++;
     state.sinceParse++;
     state.lastRaw = undefined;
     state.lastBytes = buf;

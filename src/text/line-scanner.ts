@@ -143,6 +143,7 @@ export class LineScanner {
   private readonly prefix: Buffer | undefined;
   private readonly prefixGroups: number;
   private readonly view: SlotView;
+  private search: LiteralSearch | undefined;
 
   constructor(
     private readonly consumer: LineConsumer,
@@ -156,6 +157,7 @@ export class LineScanner {
     this.ringCut = new Uint8Array(this.ringSize);
     this.prefix = options.linePrefix ? Buffer.from(options.linePrefix.text, 'utf8') : undefined;
     this.view = new SlotView(this.maxChars);
+    this.search = options.search;
     this.prefixGroups = options.linePrefix?.groups ?? 0;
   }
 
@@ -165,6 +167,11 @@ export class LineScanner {
     if (p === undefined || end - start < p.length || buf[start] !== p[0]) return 0;
     for (let i = 1; i < p.length; i++) if (buf[start + i] !== p[i]) return 0;
     return this.prefixGroups;
+  }
+
+  /** Searches the lines to come for these literals instead (the next chunk on). */
+  useSearch(search: LiteralSearch | undefined): void {
+    this.search = search;
   }
 
   /** Lines seen so far. */
@@ -215,7 +222,7 @@ export class LineScanner {
   private body(chunk: Buffer, from: number, lastNl: number): void {
     const hits = this.hits;
     clearHits(hits);
-    this.options.search?.scan(chunk, from, lastNl, hits);
+    this.search?.scan(chunk, from, lastNl, hits);
     const positions = hits.positions;
     const found = hits.found;
     const nHits = positions.length;
@@ -347,7 +354,7 @@ export class LineScanner {
     this.carryCut = false;
     const hits = this.hits;
     clearHits(hits);
-    this.options.search?.scan(bytes, 0, bytes.length, hits);
+    this.search?.scan(bytes, 0, bytes.length, hits);
     let groups = this.prefixAt(bytes, 0, bytes.length);
     for (const f of hits.found) groups |= f.groups;
     this.hitsFrom = 0;

@@ -229,3 +229,76 @@ describe('template miner reading bytes', () => {
     expect(skeletonKey(a)).not.toBe(skeletonKey(b));
   });
 });
+
+describe('template miner sparing the middle of a long log', () => {
+  // A 24 MiB journal of a few repeating error lines, with one line of a kind nowhere else in its
+  // middle (4.5 MiB in) and another near its end (20 MiB in): the miner is saturated after a
+  // few thousand lines with nothing new, so the reader spares it the middle (but one MiB in
+  // eight) and never the last 16 MiB.
+  const MiB = 1024 * 1024;
+  function bigJournal(): string {
+    const parts: string[] = [];
+    let bytes = 0;
+    let i = 0;
+    let middle = false;
+    let end = false;
+    while (bytes < 24 * MiB) {
+      const s = String(i % 60).padStart(2, '0');
+      let line = `Nov 22 11:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${s} master-0 kubelet.sh[2519]: E1122 ${i} pod_workers.go:1298] "Error syncing pod" pod="etcd-${i % 3}"`;
+      if (!middle && bytes > 4.5 * MiB) {
+        middle = true;
+        line = `Nov 22 11:00:00 master-0 kubelet.sh[2519]: E1122 1 kuberuntime.go:77] "Failed to mount volume" volume="secret-a"`;
+      } else if (!end && bytes > 20 * MiB) {
+        end = true;
+        line = `Nov 22 11:00:00 master-0 kubelet.sh[2519]: E1122 1 kubelet.go:2411] "Error getting node" err="node not found"`;
+      }
+      parts.push(line);
+      bytes += line.length + 1;
+      i++;
+    }
+    return parts.join('\n') + '\n';
+  }
+
+  function mine(text: string, size: number | undefined): { templates: string[]; count: number } {
+    const kinds = ['Error getting node', 'Error syncing pod', 'Failed to mount volume'];
+    const miner = createMiner();
+    const ref = kubelet('10.0.0.5');
+    const tap = miner.tap(ref);
+    if (!tap) throw new Error('kubelet journals are mined');
+    const collector = new JournalCollector({ file: ref.file }, ref.source, new ActiveFilters([], ref.source), DEFAULT_LOG_LIMITS, Date.UTC(2026, 10, 22, 12));
+    const stream = new LogStream(collector, 4096, [tap], size);
+    const all = Buffer.from(text);
+    for (let i = 0; i < all.length; i += 64 * 1024) stream.push(all.subarray(i, i + 64 * 1024));
+    stream.end();
+    const templates = miner.templates();
+    return { templates: kinds.filter((k) => templates.some((t) => t.template.includes(k))), count: templates.reduce((n, t) => n + t.count, 0) };
+  }
+
+  it('mines the head, samples and the end of a long log, and all of it when its size is not known', () => {
+    const text = bigJournal();
+    const size = Buffer.byteLength(text);
+    const spared = mine(text, size);
+    const whole = mine(text, undefined);
+    expect(whole.templates).toEqual(['Error getting node', 'Error syncing pod', 'Failed to mount volume']);
+    // The line of a kind in the spared middle is not seen; the one near the end is.
+    expect(spared.templates).toEqual(['Error getting node', 'Error syncing pod']);
+    // Most of the middle was spared: fewer lines counted, the end (16 of 24 MiB) all counted.
+    expect(spared.count).toBeLessThan(whole.count * 0.85);
+    expect(spared.count).toBeGreaterThan(whole.count * 0.6);
+  });
+
+  it('is saturated only after thousands of lines that start nothing new', () => {
+    const miner = createMiner();
+    const tap = miner.tap(kubelet('10.0.0.6'));
+    if (!tap?.saturated) throw new Error('the miner tap says when it is saturated');
+    const line = (n: number, what: string): string => `Nov 22 11:00:00 master-1 kubelet.sh[2519]: E1122 ${n} x.go:1] "${what}" n=${n}`;
+    // The first line starts a template; 2,000 more start nothing.
+    for (let n = 1; n <= 2000; n++) tap.observe(line(n, 'Error syncing pod'), n);
+    expect(tap.saturated()).toBe(false);
+    tap.observe(line(2001, 'Error syncing pod'), 2001);
+    expect(tap.saturated()).toBe(true);
+    // A line that starts a template makes it read on.
+    tap.observe(line(2002, 'Failed to pull image'), 2002);
+    expect(tap.saturated()).toBe(false);
+  });
+});
