@@ -73,6 +73,8 @@ export async function measureMining(bundle: string, options: MiningBenchOptions 
           literals: tap.literals,
           observe: timedCall(tap.observe),
           ...(tap.observeLine ? { observeLine: timedCall(tap.observeLine) } : {}),
+          // The reader spares a saturated miner the middle of long logs, as in analyze.
+          ...(tap.saturated ? { saturated: tap.saturated } : {}),
         };
       },
     }),
