@@ -405,16 +405,21 @@ class Miner implements TemplateMiner {
     return time;
   }
 
+  /** Counts a line the miner takes (an empty line or a journal marker is not one). */
+  private mined(state: FileState, lineNo: number): void {
+    this.lines++;
+    state.mined++;
+    state.sinceNew++;
+    state.lastRawLine = lineNo;
+  }
+
   private line(state: FileState, index: number, raw: string, lineNo: number): void {
     state.lines = lineNo;
     if (raw.length === 0) return;
     // Journal markers (`-- Boot ... --`, `-- No entries --`) are not messages.
     if (state.journal && isJournalMarker(raw)) return;
-    this.lines++;
-    state.mined++;
-    state.sinceNew++;
+    this.mined(state, lineNo);
     state.lastRaw = raw;
-    state.lastRawLine = lineNo;
     state.lastBytes = undefined;
     let time: number | undefined;
     let parsed = false;
@@ -508,15 +513,12 @@ class Miner implements TemplateMiner {
       if (time !== undefined) state.now = time;
     }
     state.lines = lineNo;
-    this.lines++;
-    state.mined++;
-    state.sinceNew++;
+    this.mined(state, lineNo);
     state.sinceParse++;
     state.lastRaw = undefined;
     state.lastBytes = buf;
     state.lastStart = start;
     state.lastEnd = end;
-    state.lastRawLine = lineNo;
     cluster.count++;
     cluster.lastLine = lineNo;
     const now = timed ? time : state.now;
