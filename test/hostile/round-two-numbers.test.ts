@@ -28,6 +28,16 @@ async function bundleWith(files: Record<string, string>): Promise<string> {
   return packTar(dir, ROOT, join(dir, 'bundle.tar.gz'), true);
 }
 
+/** A bundle's cluster operators file listing `n` degraded operators. */
+function degradedOperators(n: number): Record<string, string> {
+  const items = Array.from({ length: n }, (_, i) => ({
+    kind: 'ClusterOperator',
+    metadata: { name: `op-${i}` },
+    status: { conditions: [{ type: 'Degraded', status: 'True', reason: 'R', message: 'm' }] },
+  }));
+  return { 'resources/clusteroperators.json': JSON.stringify({ kind: 'List', items }) };
+}
+
 describe('times where they enter the model', () => {
   it('a JSON log line whose ts is 99999999999999999999 renders in every format', async () => {
     const path = await bundleWith({
@@ -90,12 +100,7 @@ describe('lists of any length', () => {
   });
 
   it('250k degraded operators are read and analyzed without a stack overflow', async () => {
-    const items = Array.from({ length: 250_000 }, (_, i) => ({
-      kind: 'ClusterOperator',
-      metadata: { name: `op-${i}` },
-      status: { conditions: [{ type: 'Degraded', status: 'True', reason: 'R', message: 'm' }] },
-    }));
-    const path = await bundleWith({ 'resources/clusteroperators.json': JSON.stringify({ kind: 'List', items }) });
+    const path = await bundleWith(degradedOperators(250_000));
     const bundle = await readBundle(path);
     expect(bundle.cluster?.clusterOperators).toHaveLength(250_000);
     // The rule that reads operators makes a finding per degraded one; the engine collects them.
@@ -106,12 +111,7 @@ describe('lists of any length', () => {
   });
 
   it('a failure with many degraded operators renders in every format', async () => {
-    const items = Array.from({ length: 2_000 }, (_, i) => ({
-      kind: 'ClusterOperator',
-      metadata: { name: `op-${i}` },
-      status: { conditions: [{ type: 'Degraded', status: 'True', reason: 'R', message: 'm' }] },
-    }));
-    const path = await bundleWith({ 'resources/clusteroperators.json': JSON.stringify({ kind: 'List', items }) });
+    const path = await bundleWith(degradedOperators(2_000));
     const result = await analyzeBundle(path, { rules: loadRules().rules, version: 'test' });
     for (const format of ANALYZE_FORMATS) {
       const out = renderResults([result], format, false, 100);
