@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineScanner, type LineConsumer } from '../../src/text/line-scanner.js';
-import { emptyHits, LiteralSearch, type Hits } from '../../src/text/literal-search.js';
+import { countBigrams, emptyBigramCounts, emptyHits, LiteralSearch, type BigramCounts, type Hits } from '../../src/text/literal-search.js';
 
 type Event = ['line', string, boolean, number] | ['skip', number];
 
@@ -327,5 +327,64 @@ describe('LiteralSearch over large ranges (four cursors)', () => {
       expect(whole.positions.length).toBe(expected.length);
       whole.positions.forEach((p, i) => expect(p >= expected[i] && p < expected[i] + 6).toBe(true));
     }
+  });
+});
+
+describe('LiteralSearch anchored on the bigrams of the text it scans', () => {
+  const counted = (text: string): BigramCounts => {
+    const counts = emptyBigramCounts();
+    const bytes = Buffer.from(text);
+    countBigrams(counts, bytes, 0, bytes.length, 1);
+    return counts;
+  };
+
+  it('anchors a literal where the sampled text is rarest, not where English is', () => {
+    // `error` makes the window five bytes: `not ready` may be anchored at any pair from ` r` on.
+    const literals = [
+      { text: 'not ready', groups: 1 },
+      { text: 'error', groups: 1 },
+    ];
+    // On English weights the rarest pair of `not ready` is `dy`; in a kubelet journal `ready`
+    // is on every other line, and ` r` (after `not`) is what it rarely holds.
+    expect(new LiteralSearch(literals).anchor('not ready')).toBe(8);
+    const kubelet = 'I1122 node_ready=true, pod already Ready, "ready" status=ready\n'.repeat(50);
+    const anchored = new LiteralSearch(literals, counted(kubelet));
+    const at = anchored.anchor('not ready') as number;
+    expect(at).toBeLessThan(8);
+    expect(kubelet.includes('not ready'.slice(at - 1, at + 1))).toBe(false);
+  });
+
+  it('counts every step-th bigram of a range, adding to what was counted', () => {
+    const counts = emptyBigramCounts();
+    const bytes = Buffer.from('abababab');
+    countBigrams(counts, bytes, 0, 4, 1);
+    expect([counts[(97 << 8) | 98], counts[(98 << 8) | 97]]).toEqual([2, 1]);
+    countBigrams(counts, bytes, 4, 8, 2);
+    // From the range's second byte on, every other one: `ab` at 5 and 7.
+    expect([counts[(97 << 8) | 98], counts[(98 << 8) | 97]]).toEqual([4, 1]);
+  });
+
+  it('finds exactly what the search on English weights finds, whatever the sample (property)', () => {
+    const word = fc.constantFrom('error', 'not ready', 'Failed to', 'ready', 'ok', 'etcd', 'E1122', 'timed out', '区域', 'status');
+    const line = fc.array(word, { maxLength: 12 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 50, maxLength: 800 }),
+        fc.array(line, { maxLength: 200 }),
+        fc.subarray(['error', 'not ready', 'Failed to', 'timed out', 'E1', 'us', '区域', 'tatus'], { minLength: 1 }),
+        (lines, sample, literals) => {
+          const text = Buffer.from(lines.join('\n'));
+          const grouped = literals.map((t, i) => ({ text: t, groups: 1 << i }));
+          const plain = emptyHits();
+          const anchored = emptyHits();
+          LiteralSearch.of(grouped).scan(text, 0, text.length, plain);
+          new LiteralSearch(grouped, counted(sample.join('\n'))).scan(text, 0, text.length, anchored);
+          // Positions are inside each match, wherever its anchor is: compare lines and literals.
+          const byLine = (h: Hits): string[] => h.positions.map((p, k) => `${text.subarray(0, p).filter((b) => b === 10).length}:${h.found[k].text}`).sort();
+          expect(byLine(anchored)).toEqual(byLine(plain));
+        },
+      ),
+      { numRuns: 80 },
+    );
   });
 });
