@@ -209,16 +209,32 @@ export async function measureTriageScaling(options: TriageScalingOptions): Promi
 }
 
 /**
- * A small table: seconds, bundles per second, speedup over jobs=1 and, when measured, how many
- * cores the run kept busy (CPU seconds / wall seconds); then the target and what was measured.
+ * What two workers can reach at best, from the CPU of one: a worker keeps more than one core
+ * busy (V8 compiles and collects for it, zlib inflates for it, on threads of their own), so on
+ * `cores` cores two workers gain at most `min(2, cores) / cores busy with one`; and how much more
+ * CPU two used than one for the same bundles (each isolate compiles and warms up the same code).
  */
-export function formatTriageScaling(rows: readonly TriageScalingRow[]): string {
+function triageCeiling(one: TriageScalingRow, two: TriageScalingRow, cores: number): string | undefined {
+  if (one.cpuSeconds === undefined || two.cpuSeconds === undefined) return undefined;
+  const busy = one.cpuSeconds / one.seconds;
+  const ceiling = Math.min(2, cores) / busy;
+  const more = (two.cpuSeconds / one.cpuSeconds - 1) * 100;
+  const cpu = `${Math.abs(more).toFixed(0)} % ${more >= 0 ? 'more' : 'less'} CPU than one`;
+  return `Ceiling: one worker keeps ${busy.toFixed(2)} cores busy, so on ${cores} core${cores === 1 ? '' : 's'} two can reach ${ceiling.toFixed(2)}× at most; two used ${cpu}`;
+}
+
+/**
+ * A small table: seconds, bundles per second, speedup over jobs=1 and, when measured, how many
+ * cores the run kept busy (CPU seconds / wall seconds); then the target, what was measured, and
+ * the ceiling the CPU figures set (`cores`: this machine's, unless given).
+ */
+export function formatTriageScaling(rows: readonly TriageScalingRow[], cores = availableParallelism()): string {
   const one = rows.find((r) => r.jobs === 1);
   const speedup = (r: TriageScalingRow): number | undefined => (one ? one.seconds / r.seconds : undefined);
   const bundles = rows[0] ? Math.round(rows[0].seconds * rows[0].bundlesPerSecond) : 0;
   const cpu = rows.some((r) => r.cpuSeconds !== undefined);
   const out = [
-    `Triage scaling: ${bundles} bundles, ${availableParallelism()} cores (wall time of the whole CLI run)`,
+    `Triage scaling: ${bundles} bundles, ${cores} cores (wall time of the whole CLI run)`,
     `${'jobs'.padStart(4)}  ${'seconds'.padStart(8)}  ${'bundles/s'.padStart(9)}  ${'speedup'.padStart(7)}${cpu ? `  ${'CPU s'.padStart(6)}  ${'cores busy'.padStart(10)}` : ''}`,
   ];
   for (const r of rows) {
@@ -232,5 +248,7 @@ export function formatTriageScaling(rows: readonly TriageScalingRow[]): string {
   const two = rows.find((r) => r.jobs === 2);
   const s2 = two ? speedup(two) : undefined;
   if (s2 !== undefined) out.push(`Measured: 2 workers ${s2.toFixed(2)}× one worker (${s2 >= TRIAGE_SCALING_TARGET ? 'met' : 'not met'})`);
+  const ceiling = one && two ? triageCeiling(one, two, cores) : undefined;
+  if (ceiling) out.push(ceiling);
   return out.join('\n') + '\n';
 }
