@@ -8,7 +8,8 @@
 //   and two workers (each worker's CPU from the workers themselves).
 // Every row: best wall seconds, the ratio its target is stated in, peak RSS, met or not; the
 // machine's load average before and after says how noisy the run was.
-// Usage: npm run bench [-- --size 400] [-- --runs 3] [-- --triage no] [-- --mining no] [-- --grep yes] [-- --model DIR]
+// Usage: npm run bench [-- --size 400] [-- --runs 3] [-- --triage no] [-- --triage-count 40] [-- --mining no] [-- --grep yes] [-- --model DIR]
+// (`--triage-count`: a longer set shows the workers past their warm-up, which each pays once.)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -126,6 +127,8 @@ async function main(): Promise<void> {
   const targetMb = Number(arg('size', '400'));
   const runs = Math.max(1, Number(arg('runs', '3')));
   const modelDir = arg('model', '');
+  const triageCount = Number(arg('triage-count', '40'));
+  if (!Number.isInteger(triageCount) || triageCount < 2) throw new Error(`--triage-count must be a whole number of bundles, at least 2: ${arg('triage-count', '')}`);
   mkdirSync(WORK, { recursive: true });
   const loadBefore = load();
 
@@ -209,7 +212,7 @@ async function main(): Promise<void> {
   rmSync(bundle, { force: true });
 
   if (arg('triage', 'yes') !== 'no') {
-    const bundles = await prepareTriageBundles();
+    const bundles = await prepareTriageBundles({ count: triageCount });
     const rows = await measureTriageScaling({ bundles, jobs: [1, 2], repeats: runs });
     console.log(`\ntriage of ${bundles.length} generated bundles:\n${formatTriageScaling(rows)}`);
     const one = rows.find((r) => r.jobs === 1);
