@@ -37,6 +37,8 @@ const ERROR_WORDS =
 // The level a line states: klog's letter, logfmt's or JSON's `level`, the installer's console word.
 const LEVEL = /^([IWEF])\d{4} |\blevel=["']?(\w+)|"level":\s*"(\w+)"|^(TRACE|DEBUG|INFO|WARN(?:ING)?|ERROR|FATAL|PANIC)\b/;
 const QUIET_LEVELS = new Set(['i', 'info', 'debug', 'trace', 'd', 'notice']);
+/** A line at a quiet level is an error only when it also says one of these, and matches a signature. */
+const QUIET_ERROR_HINT = /error|fail|refused|denied|timeout/i;
 const FATAL_LEVELS = new Set(['f', 'fatal', 'panic', 'crit', 'critical', 'emerg', 'alert']);
 
 function levelOf(text: string): string | undefined {
@@ -49,7 +51,8 @@ function levelOf(text: string): string | undefined {
 export function isErrorLike(text: string): boolean {
   const level = levelOf(text);
   if (level && (level === 'e' || level === 'error' || level === 'err' || FATAL_LEVELS.has(level))) return true;
-  if (level && QUIET_LEVELS.has(level)) return matchSignature(text) !== undefined && /error|fail|refused|denied|timeout/i.test(text);
+  // The words first: a quiet line seldom has one, and the signatures are dozens of regexes.
+  if (level && QUIET_LEVELS.has(level)) return QUIET_ERROR_HINT.test(text) && matchSignature(text) !== undefined;
   return ERROR_WORDS.test(text) || matchSignature(text) !== undefined;
 }
 
