@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { classifyError, matchSignature, SIGNATURES } from '../../src/rules/signatures.js';
+import { classifyError, matchSignature, mayMatchSignature, SIGNATURES } from '../../src/rules/signatures.js';
 import { isCategoryId } from '../../src/taxonomy.js';
 import { loadCorpus } from '../corpus/real/cases.js';
 
@@ -51,6 +51,21 @@ describe('error signatures', () => {
     }
     const missing = SIGNATURES.filter((s) => !seen.has(s.id)).map((s) => s.id);
     expect(missing).toEqual([]);
+  });
+
+  it('rules a text out in one combined pass only when no signature could match it', () => {
+    const texts = realLines().flatMap((l) => [l.text, l.text.toUpperCase(), l.text.toLowerCase()]);
+    texts.push('I1122 10:15:04.000123 2519 status_manager.go:70] "Pod is ready" pod="etcd-0"', '');
+    let ruledOut = 0;
+    for (const text of texts) {
+      const matched = matchSignature(text) !== undefined;
+      // A match is always let through; most texts with no signature are ruled out.
+      if (matched) expect(mayMatchSignature(text), text).toBe(true);
+      else if (!mayMatchSignature(text)) ruledOut++;
+    }
+    for (const s of SIGNATURES) expect(mayMatchSignature(s.example), s.id).toBe(true);
+    expect(ruledOut).toBeGreaterThan(100);
+    expect(mayMatchSignature('I1122 10:15:04.000123 2519 status_manager.go:70] "Pod is ready" pod="etcd-0"')).toBe(false);
   });
 
   it('tells apart what the same words mean in different operations', () => {
