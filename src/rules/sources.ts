@@ -296,6 +296,47 @@ export function resolveSource(bundle: Bundle, source: RuleSource): SourceInstanc
   return out;
 }
 
+/** A log's matched lines as SourceLines (for one host label), and which of them each filter kept. */
+interface MatchedIndex {
+  lines: readonly SourceLine[];
+  byFilter: Map<string, number[]>;
+}
+
+const MATCHED = new WeakMap<LogSummary, Map<string | undefined, MatchedIndex>>();
+
+function matchedIndex(log: LogSummary, host: string | undefined): MatchedIndex {
+  let byHost = MATCHED.get(log);
+  if (!byHost) MATCHED.set(log, (byHost = new Map()));
+  let index = byHost.get(host);
+  if (!index) {
+    // Shared by every rule that reads the log: frozen, like the model they come from.
+    const lines = matchedLines(log, host).map((l) => Object.freeze(l));
+    const byFilter = new Map<string, number[]>();
+    lines.forEach((l, i) => {
+      for (const id of l.filterIds ?? []) {
+        const at = byFilter.get(id);
+        if (at) at.push(i);
+        else byFilter.set(id, [i]);
+      }
+    });
+    index = { lines, byFilter };
+    byHost.set(host, index);
+  }
+  return index;
+}
+
+/**
+ * The matched lines of a streamed log that one of `filterIds` kept, in the log's order. A rule
+ * is shown the lines its own filters kept, not every line every rule's filters kept (hundreds of
+ * rules read the same journals); each line is made once per log.
+ */
+export function matchedLinesOf(log: LogSummary, host: string | undefined, filterIds: readonly string[]): readonly SourceLine[] {
+  const index = matchedIndex(log, host);
+  const at = new Set<number>();
+  for (const id of filterIds) for (const i of index.byFilter.get(id) ?? []) at.add(i);
+  return [...at].sort((a, b) => a - b).map((i) => index.lines[i]);
+}
+
 /** The kept lines of a streamed log as SourceLines. */
 export function matchedLines(log: LogSummary, host: string | undefined): SourceLine[] {
   return log.matched.map((m: MatchedLine<LogLine>) => {

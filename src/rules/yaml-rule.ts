@@ -11,7 +11,7 @@ import { schemaValidator } from '../util/schema.js';
 import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
-import { matchedLines, resolveSource, sourceAppliesTo, type LogName, type ResourceName, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
+import { matchedLinesOf, resolveSource, sourceAppliesTo, type LogName, type ResourceName, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
 import type { Evidence, Finding, RuleContext, RuleMeta } from './types.js';
 
 /** A rule file that cannot be used: the CLI prints `file:line: reason` and exits 2. */
@@ -231,6 +231,8 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
     return last.line !== undefined && last.line > instance.log.lineCount - 200;
   }
 
+  // The lines a streamed log's filters kept for this rule: any other line hits none of its groups.
+  const filterIds = [...match.ids, ...exclude.ids, ...absent.ids];
   const inputs = { anyOf: rule.sources };
   const check = checkWithInputs(inputs, (ctx) => evaluate(rule.sources.flatMap((s) => resolveSource(ctx.bundle, s)), ctx));
 
@@ -245,7 +247,7 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
     // A count threshold judges a whole log; in an excerpt (a few posted lines) it cannot be met.
     let excerptsOnly = true;
     for (const instance of instances) {
-      const lines = instance.log ? matchedLines(instance.log, instance.host) : (instance.lines ?? []);
+      const lines = instance.log ? matchedLinesOf(instance.log, instance.host, filterIds) : (instance.lines ?? []);
       const candidates: SourceLine[] = [];
       for (const line of lines) {
         if (hits(line, absent).length > 0) return [];
