@@ -180,14 +180,14 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
 
   /** Parses and detaches a line the summary keeps. */
   protected keep(raw: string, lineNo: number, truncated: boolean): L {
-    const entry = this.parse(detach(raw), lineNo);
+    const parsed = this.parse(detach(raw), lineNo) as L & { format?: LogFormat };
+    // The format is a property of the file, not of each kept line. Copied without it, not
+    // deleted from it: deleting a property that is not an object's last turns the object into a
+    // slow dictionary (every kept klog, logfmt and JSON line, read by every rule).
+    const { format, ...rest } = parsed;
+    const entry = (format === undefined ? parsed : rest) as L;
+    if (format) this.formats.set(format, (this.formats.get(format) ?? 0) + 1);
     if (truncated) entry.truncated = true;
-    const withFormat = entry as L & { format?: LogFormat };
-    if (withFormat.format) {
-      this.formats.set(withFormat.format, (this.formats.get(withFormat.format) ?? 0) + 1);
-      // The format is a property of the file, not of each kept line.
-      delete withFormat.format;
-    }
     return entry;
   }
 
