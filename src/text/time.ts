@@ -46,11 +46,19 @@ export function monthFromToken(token: string): number | undefined {
  * gather time): a journal read in January may hold December lines of the year before.
  */
 export function inferYear(month: number, day: number, referenceTime: number | undefined): number {
-  const ref = new Date(referenceTime ?? Date.now());
-  const year = ref.getUTCFullYear();
+  const ref = referenceTime ?? Date.now();
+  const year = utcYear(ref);
   const candidate = Date.UTC(year, month - 1, day);
   // Two days of slack: hosts' clocks and the gather id's clock disagree a little.
-  return candidate > ref.getTime() + 2 * DAY_MS ? year - 1 : year;
+  return candidate > ref + 2 * DAY_MS ? year - 1 : year;
+}
+
+/** The UTC year of the last reference time asked about: a log's lines all share one. */
+let yearOf = { time: NaN, year: 0 };
+
+function utcYear(time: number): number {
+  if (time !== yearOf.time) yearOf = { time, year: new Date(time).getUTCFullYear() };
+  return yearOf.year;
 }
 
 /** Epoch ms of a year-less `<month> <day> hh:mm:ss[.frac]`, with the year inferred. */
