@@ -118,7 +118,7 @@ export class JournalCollector extends LogCollector<JournalLine> {
     // A continuation line is cited by its own line but dated by its entry's header.
     this.lastHeaderParsed ??= this.keep(this.lastHeaderRaw, this.lastHeaderLine, false);
     const header = this.lastHeaderParsed;
-    const entry: JournalLine = { line: lineNo, text: detach(raw.trim()), raw: detach(raw) };
+    const entry: JournalLine = { line: lineNo, text: raw.trim(), raw };
     if (truncated) entry.truncated = true;
     if (header.time !== undefined) entry.time = header.time;
     if (header.hostname) entry.hostname = header.hostname;
@@ -134,7 +134,7 @@ export class JournalCollector extends LogCollector<JournalLine> {
       if (isJournalMarker(r.raw)) continue;
       const prev = out[out.length - 1];
       if (isJournalContinuation(r.raw) && prev) {
-        (prev.continuation ??= []).push(detach(r.raw.trim()));
+        (prev.continuation ??= []).push(r.raw.trim());
         continue;
       }
       out.push(this.keep(r.raw, r.line, r.truncated));

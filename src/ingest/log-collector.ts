@@ -1,7 +1,6 @@
 // Reads one log line by line and keeps a bounded summary: counts, time range, head, tail and
 // the lines registered filters asked for. Lines are parsed only when kept.
 import type { LogFormat, LogKind, LogLine, LogSummary, MatchedLine, SourceId, SourceRef } from '../model/types.js';
-import { detach } from '../text/lines.js';
 import type { GroupedLiteral } from '../text/literal-search.js';
 import type { LineConsumer, RawLine } from '../text/line-scanner.js';
 import { parseLogLine, type ParsedLogLine } from '../parsers/log-line.js';
@@ -138,8 +137,7 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
   private filter(raw: string, lineNo: number, truncated: boolean, groups: number, literals: readonly string[]): void {
     const context = this.limits.contextLines;
     if (this.pendingAfter.length > 0) {
-      const line = detach(raw);
-      for (const m of this.pendingAfter) m.after.push(line);
+      for (const m of this.pendingAfter) m.after.push(raw);
       this.pendingAfter = this.pendingAfter.filter((m) => m.after.length < context);
     }
     // The scan's literals say which filters may match, but for a cut line (its text stops
@@ -147,7 +145,7 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
     const ids = (groups & GROUP_FILTERS) !== 0 || this.filters.testsEveryLine ? this.filters.match(raw, truncated ? undefined : literals) : undefined;
     if (ids) {
       if (this.matched.length < this.limits.matchedLines) {
-        const m: MatchedLine<L> = { entry: this.keepMatched(raw, lineNo, truncated), filterIds: ids, before: this.recent.map(detach), after: [] };
+        const m: MatchedLine<L> = { entry: this.keepMatched(raw, lineNo, truncated), filterIds: ids, before: this.recent.slice(), after: [] };
         this.matched.push(m);
         if (context > 0) this.pendingAfter.push(m);
       } else {
@@ -178,9 +176,12 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
     return true;
   }
 
-  /** Parses and detaches a line the summary keeps. */
+  /**
+   * Parses a line the summary keeps. Lines arrive decoded one by one from their bytes (the
+   * scanner's `decodeLine`), so keeping one pins nothing but itself: no copy is made.
+   */
   protected keep(raw: string, lineNo: number, truncated: boolean): L {
-    const parsed = this.parse(detach(raw), lineNo) as L & { format?: LogFormat };
+    const parsed = this.parse(raw, lineNo) as L & { format?: LogFormat };
     // The format is a property of the file, not of each kept line. Copied without it, not
     // deleted from it: deleting a property that is not an object's last turns the object into a
     // slow dictionary (every kept klog, logfmt and JSON line, read by every rule).
