@@ -137,8 +137,14 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
   private filter(raw: string, lineNo: number, truncated: boolean, groups: number, literals: readonly string[]): void {
     const context = this.limits.contextLines;
     if (this.pendingAfter.length > 0) {
-      for (const m of this.pendingAfter) m.after.push(raw);
-      this.pendingAfter = this.pendingAfter.filter((m) => m.after.length < context);
+      // In place: a new array per line while a match collects its context was most of what
+      // filtering allocated.
+      let kept = 0;
+      for (const m of this.pendingAfter) {
+        m.after.push(raw);
+        if (m.after.length < context) this.pendingAfter[kept++] = m;
+      }
+      this.pendingAfter.length = kept;
     }
     // The scan's literals say which filters may match, but for a cut line (its text stops
     // where its bytes did not).
