@@ -44,6 +44,11 @@ function scan(chunks: (string | Buffer)[], options: { max?: number; literals?: s
   return { events: rec.events, tail: s.tail(), lines: s.lineCount };
 }
 
+/** Lines of up to twelve of `words`, joined by spaces. */
+function logLine(...words: string[]): fc.Arbitrary<string> {
+  return fc.array(fc.constantFrom(...words), { maxLength: 12 }).map((w) => w.join(' '));
+}
+
 function split(chunks: (string | Buffer)[], max = 1000): [string, boolean][] {
   return scan(chunks, { max }).events.flatMap((e) => (e[0] === 'line' ? [[e[1], e[2]] as [string, boolean]] : []));
 }
@@ -285,8 +290,7 @@ describe('LiteralSearch over large ranges (four cursors)', () => {
   }
 
   it('finds in a whole buffer exactly what it finds line by line (property)', () => {
-    const word = fc.constantFrom('error', 'Failed to', 'connection refused', 'ok', 'etcd', 'E1122', 'timed out', 'x', '区域', 'status');
-    const line = fc.array(word, { maxLength: 12 }).map((w) => w.join(' '));
+    const line = logLine('error', 'Failed to', 'connection refused', 'ok', 'etcd', 'E1122', 'timed out', 'x', '区域', 'status');
     fc.assert(
       fc.property(
         fc.array(line, { minLength: 200, maxLength: 1500 }),
@@ -365,8 +369,7 @@ describe('LiteralSearch anchored on the bigrams of the text it scans', () => {
   });
 
   it('finds exactly what the search on English weights finds, whatever the sample (property)', () => {
-    const word = fc.constantFrom('error', 'not ready', 'Failed to', 'ready', 'ok', 'etcd', 'E1122', 'timed out', '区域', 'status');
-    const line = fc.array(word, { maxLength: 12 }).map((w) => w.join(' '));
+    const line = logLine('error', 'not ready', 'Failed to', 'ready', 'ok', 'etcd', 'E1122', 'timed out', '区域', 'status');
     fc.assert(
       fc.property(
         fc.array(line, { minLength: 50, maxLength: 800 }),
