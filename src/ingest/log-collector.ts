@@ -188,12 +188,15 @@ export class LogCollector<L extends LogLine = LogLine> implements LineConsumer {
    */
   protected keep(raw: string, lineNo: number, truncated: boolean): L {
     const parsed = this.parse(raw, lineNo) as L & { format?: LogFormat };
-    // The format is a property of the file, not of each kept line. Copied without it, not
-    // deleted from it: deleting a property that is not an object's last turns the object into a
-    // slow dictionary (every kept klog, logfmt and JSON line, read by every rule).
-    const { format, ...rest } = parsed;
-    const entry = (format === undefined ? parsed : rest) as L;
-    if (format) this.formats.set(format, (this.formats.get(format) ?? 0) + 1);
+    let entry: L = parsed;
+    if (parsed.format !== undefined) {
+      this.formats.set(parsed.format, (this.formats.get(parsed.format) ?? 0) + 1);
+      // The format is a property of the file, not of each kept line. Copied without it, not
+      // deleted from it: deleting a property that is not an object's last turns the object into
+      // a slow dictionary (every kept klog, logfmt and JSON line, read by every rule).
+      const { format: _format, ...rest } = parsed;
+      entry = rest as L;
+    }
     if (truncated) entry.truncated = true;
     return entry;
   }
