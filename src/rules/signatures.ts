@@ -254,21 +254,25 @@ export const SIGNATURES: readonly Signature[] = [
 ];
 
 /**
- * Every signature's form in one regex per case mode: a text none of them matches has no
+ * Every signature's form in one regex per set of flags: a text none of them matches has no
  * signature (`when` and `unless` only narrow), and one pass of a combined regex costs a fraction
- * of a pass per signature. Most lines an error classifier is shown match none.
+ * of a pass per signature. Most lines an error classifier is shown match none. A form whose
+ * groups are named or referred back to (numbered anew, or clashing, in a combined regex), or
+ * whose flags keep state, is tested alone.
  */
-function anyOf(signatures: readonly Signature[], flags: string): RegExp | undefined {
-  const forms = signatures.filter((s) => s.re.flags.replace('g', '') === flags).map((s) => `(?:${s.re.source})`);
-  return forms.length > 0 ? new RegExp(forms.join('|'), flags) : undefined;
-}
-const FLAG_SETS = [...new Set(SIGNATURES.map((s) => s.re.flags.replace('g', '')))];
-const ANY_SIGNATURE = FLAG_SETS.map((flags) => anyOf(SIGNATURES, flags) as RegExp);
+const ALONE = /\\[1-9]|\\k<|\(\?<(?![=!])/;
+const combinable = (s: Signature): boolean => !ALONE.test(s.re.source) && !/[gy]/.test(s.re.flags);
+const FORM_TESTS: readonly RegExp[] = [
+  ...[...new Set(SIGNATURES.filter(combinable).map((s) => s.re.flags))].map(
+    (flags) => new RegExp(SIGNATURES.filter((s) => combinable(s) && s.re.flags === flags).map((s) => `(?:${s.re.source})`).join('|'), flags),
+  ),
+  ...SIGNATURES.filter((s) => !combinable(s)).map((s) => s.re),
+];
 
 /** Whether some signature's form is in the text (its first MATCH_WINDOW characters). */
 export function mayMatchSignature(whole: string): boolean {
   const text = matchWindow(whole);
-  return ANY_SIGNATURE.some((re) => re.test(text));
+  return FORM_TESTS.some((re) => re.test(text));
 }
 
 /** The signature a text matches first, if any. */
