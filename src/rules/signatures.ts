@@ -262,12 +262,19 @@ export const SIGNATURES: readonly Signature[] = [
  */
 const ALONE = /\\[1-9]|\\k<|\(\?<(?![=!])/;
 const combinable = (s: Signature): boolean => !ALONE.test(s.re.source) && !/[gy]/.test(s.re.flags);
-const FORM_TESTS: readonly RegExp[] = [
-  ...[...new Set(SIGNATURES.filter(combinable).map((s) => s.re.flags))].map(
-    (flags) => new RegExp(SIGNATURES.filter((s) => combinable(s) && s.re.flags === flags).map((s) => `(?:${s.re.source})`).join('|'), flags),
-  ),
-  ...SIGNATURES.filter((s) => !combinable(s)).map((s) => s.re),
-];
+
+/** The regexes one of which matches wherever one of `signatures`' forms does. */
+export function formTests(signatures: readonly Signature[]): RegExp[] {
+  const together = signatures.filter(combinable);
+  return [
+    ...[...new Set(together.map((s) => s.re.flags))].map(
+      (flags) => new RegExp(together.filter((s) => s.re.flags === flags).map((s) => `(?:${s.re.source})`).join('|'), flags),
+    ),
+    ...signatures.filter((s) => !combinable(s)).map((s) => s.re),
+  ];
+}
+
+const FORM_TESTS = formTests(SIGNATURES);
 
 /** Whether some signature's form is in the text (its first MATCH_WINDOW characters). */
 export function mayMatchSignature(whole: string): boolean {

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { classifyError, matchSignature, mayMatchSignature, SIGNATURES } from '../../src/rules/signatures.js';
+import { classifyError, formTests, matchSignature, mayMatchSignature, SIGNATURES, type Signature } from '../../src/rules/signatures.js';
 import { isCategoryId } from '../../src/taxonomy.js';
 import { loadCorpus } from '../corpus/real/cases.js';
 
@@ -66,6 +66,16 @@ describe('error signatures', () => {
     for (const s of SIGNATURES) expect(mayMatchSignature(s.example), s.id).toBe(true);
     expect(ruledOut).toBeGreaterThan(100);
     expect(mayMatchSignature('I1122 10:15:04.000123 2519 status_manager.go:70] "Pod is ready" pod="etcd-0"')).toBe(false);
+  });
+
+  it('combines forms per set of flags, and keeps a form with referred or named groups alone', () => {
+    const sig = (id: string, re: RegExp): Signature => ({ id, category: 'unknown', re, source: 'https://github.com/x/y', example: '' });
+    const forms = formTests([sig('a', /no such host/i), sig('b', /(dup) \1 again/), sig('c', /x509/i), sig('d', /(?<code>40[13]) Unauthorized/), sig('e', /dial tcp/)]);
+    expect(forms.map((r) => r.source)).toEqual(['(?:no such host)|(?:x509)', '(?:dial tcp)', '(dup) \\1 again', '(?<code>40[13]) Unauthorized']);
+    // Inside a combined regex `\1` would refer to another form's group: alone, it still matches.
+    expect(forms.some((r) => r.test('dup dup again'))).toBe(true);
+    expect(forms.some((r) => r.test('NO SUCH HOST'))).toBe(true);
+    expect(forms.some((r) => r.test('DIAL TCP'))).toBe(false);
   });
 
   it('tells apart what the same words mean in different operations', () => {
