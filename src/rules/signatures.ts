@@ -276,16 +276,11 @@ export function formTests(signatures: readonly Signature[]): RegExp[] {
 
 const FORM_TESTS = formTests(SIGNATURES);
 
-/** Whether some signature's form is in the text (its first MATCH_WINDOW characters). */
-export function mayMatchSignature(whole: string): boolean {
-  const text = matchWindow(whole);
-  return FORM_TESTS.some((re) => re.test(text));
-}
-
 /** The signature a text matches first, if any. */
 export function matchSignature(whole: string): Signature | undefined {
   // Bounded work per text: the regexes see its first MATCH_WINDOW characters.
   const text = matchWindow(whole);
+  if (!FORM_TESTS.some((re) => re.test(text))) return undefined;
   for (const s of SIGNATURES) {
     if (!s.re.test(text)) continue;
     if (s.when && !s.when.test(text)) continue;

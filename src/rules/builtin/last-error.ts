@@ -9,7 +9,7 @@ import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SE
 import type { StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
-import { matchSignature, mayMatchSignature, type Signature } from '../signatures.js';
+import { matchSignature, type Signature } from '../signatures.js';
 import type { Finding, FindingInit, RuleContext } from '../types.js';
 import { pushAll } from '../../util/arrays.js';
 
@@ -47,18 +47,13 @@ function levelOf(text: string): string | undefined {
   return level?.toLowerCase();
 }
 
-/** Whether a signature names what the text says: one combined pass rules most texts out. */
-function signed(text: string): boolean {
-  return mayMatchSignature(text) && matchSignature(text) !== undefined;
-}
-
 /** Whether a line reads as an error: its level says so, or (without a quiet level) its words do. */
 export function isErrorLike(text: string): boolean {
   const level = levelOf(text);
   if (level && (level === 'e' || level === 'error' || level === 'err' || FATAL_LEVELS.has(level))) return true;
   // The words first: a quiet line seldom has one, and the signatures are dozens of regexes.
-  if (level && QUIET_LEVELS.has(level)) return QUIET_ERROR_HINT.test(text) && signed(text);
-  return ERROR_WORDS.test(text) || signed(text);
+  if (level && QUIET_LEVELS.has(level)) return QUIET_ERROR_HINT.test(text) && matchSignature(text) !== undefined;
+  return ERROR_WORDS.test(text) || matchSignature(text) !== undefined;
 }
 
 /** The lines the reader kept of a log, in order, once each (head, matches, tail, systemd's). */
