@@ -19,6 +19,8 @@ export interface Evidence {
   match?: { start: number; end: number };
   /** How many times this line occurred, identical but for times and counters (attempts, not copies). */
   repeats?: number;
+  /** The line is one every healthy install prints (a message the catalogue marks benign): never a cause. */
+  benign?: boolean;
 }
 
 export type StageStatus = 'ok' | 'failed' | 'in-progress' | 'not-reached' | 'unknown';
@@ -55,6 +57,8 @@ export interface Finding {
   lastTime?: EpochMs;
   /** Values captured from the evidence (image, host, ...). */
   captures: Record<string, string>;
+  /** A later success resolved it (the pull succeeded on retry, etcd became healthy): the line that says so. A recovered finding is info and never a cause. */
+  recovered?: Evidence;
 }
 
 export type VerdictStatus = 'failed' | 'healthy' | 'inconclusive';
