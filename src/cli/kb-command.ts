@@ -9,7 +9,7 @@ import { redactLines } from '../redact/redact.js';
 import type { AnalysisResult } from '../result/types.js';
 import { loadRules } from '../rules/load-rules.js';
 import { makeDir } from '../util/make-dir.js';
-import { classifyError } from '../rules/signatures.js';
+import { shippedClassifier } from '../catalogue/shipped.js';
 import { createMiner, type CandidateOptions, type CandidateTemplate } from '../similarity/drain.js';
 import {
   defaultKnowledgeBaseDir,
@@ -108,7 +108,7 @@ function explainingLines(result: AnalysisResult, mined: readonly CandidateTempla
     if (f === root || f.category !== category) continue;
     for (const e of f.evidence) if (errorLike(e.text)) out.push({ text: e.text, source: 'finding' });
   }
-  for (const c of mined) if (classifyError(c.example.text) === category) out.push({ text: c.example.text, source: 'mined' });
+  for (const c of mined) if (shippedClassifier().categoryOf(c.example.text) === category) out.push({ text: c.example.text, source: 'mined' });
   return out;
 }
 

@@ -1,6 +1,9 @@
 // Runs every rule over the frozen model and the timeline: findings, plus a result per rule
 // (fired, passed, or skipped for missing input) with its time.
 import { performance } from 'node:perf_hooks';
+import { classifierOf } from '../catalogue/classify.js';
+import { shippedCatalogue } from '../catalogue/shipped.js';
+import type { Catalogue } from '../catalogue/types.js';
 import type { Bundle } from '../model/types.js';
 import type { Timeline } from '../timeline/types.js';
 import { missingInputs, type RuleInputs } from './sources.js';
@@ -28,11 +31,13 @@ function fillPlaceholders(text: string, values: Record<string, string>): string 
   return text.replace(/\{([A-Za-z_]\w*)\}/g, (whole, key: string) => values[key] ?? whole);
 }
 
-export function contextFor(rule: Rule, bundle: Bundle, timeline: Timeline): RuleContext {
+export function contextFor(rule: Rule, bundle: Bundle, timeline: Timeline, catalogue: Catalogue = shippedCatalogue()): RuleContext {
   const m = rule.meta;
+  const classifier = classifierOf(catalogue);
   return {
     bundle,
     timeline,
+    read: (text, where) => classifier.classify(text, where),
     finding(init) {
       const captures = init.captures ?? {};
       const times = init.evidence.map((e) => e.time).filter((t): t is number => t !== undefined);
@@ -66,14 +71,14 @@ export interface EngineResult {
 }
 
 /** Evaluates rules; a rule that throws gets an `error` result instead of stopping the others. */
-export function runRules(rules: readonly Rule[], bundle: Bundle, timeline: Timeline): EngineResult {
+export function runRules(rules: readonly Rule[], bundle: Bundle, timeline: Timeline, catalogue: Catalogue = shippedCatalogue()): EngineResult {
   const findings: Finding[] = [];
   const results: RuleResult[] = [];
   for (const rule of rules) {
     const start = performance.now();
     let out: ReturnType<Rule['check']>;
     try {
-      out = rule.check(contextFor(rule, bundle, timeline));
+      out = rule.check(contextFor(rule, bundle, timeline, catalogue));
     } catch (err) {
       results.push({ ruleId: rule.meta.id, status: 'error', error: (err as Error).message, findings: 0, durationMs: performance.now() - start });
       continue;

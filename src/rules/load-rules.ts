@@ -13,14 +13,17 @@ export function defaultRulesDir(): string {
   return join(packageRoot(), 'rules');
 }
 
-/** Every `*.yaml` rule file under `dir`, sorted; `known-issues/` holds the similarity base, not rules. */
+/** Folders of a rules folder that hold no rules: the similarity base and the message catalogue. */
+const NOT_RULES = new Set(['known-issues', 'catalogue']);
+
+/** Every `*.yaml` rule file under `dir`, sorted; `known-issues/` and `catalogue/` hold no rules. */
 export function ruleFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string): void => {
     for (const name of readdirSync(d).sort()) {
       const full = join(d, name);
       if (statSync(full).isDirectory()) {
-        if (name !== 'known-issues') walk(full);
+        if (!NOT_RULES.has(name)) walk(full);
       } else if (/\.ya?ml$/.test(name)) {
         out.push(full);
       }

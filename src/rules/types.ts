@@ -5,6 +5,7 @@ import type { Bundle, EpochMs, SourceRef } from '../model/types.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
 import type { Evidence, Timeline } from '../timeline/types.js';
 import type { Confidence, Finding, Severity } from '../result/types.js';
+import type { LineOrigin, Reading } from '../catalogue/classify.js';
 
 export type { Evidence } from '../timeline/types.js';
 
@@ -47,6 +48,8 @@ export interface RuleContext {
   timeline: Timeline;
   /** Builds a finding with the rule's metadata; TypeScript rules may name a more precise stage or category. */
   finding(init: FindingInit): Finding;
+  /** What the message catalogue makes of a line: its program message, its decisive error, its category. */
+  read(text: string, where?: LineOrigin): Reading | undefined;
 }
 
 export interface FindingInit {

@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { CONFIG_YAML_LIMITS, parseYamlDocument, YamlError, type YamlDocument, type YamlLimits } from '../parsers/yaml-document.js';
+import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
+
+export { ConfigFileError as RuleError, parseConfigYaml as parseRuleYaml } from '../parsers/config-file.js';
 import type { LineFilter } from '../specs/line-filter.js';
 import { filterId } from '../specs/source-id.js';
 import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
@@ -13,17 +15,6 @@ import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
 import { matchedLinesOf, resolveSource, sourceAppliesTo, type LogName, type ResourceName, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
 import type { Evidence, Finding, RuleContext, RuleMeta } from './types.js';
-
-/** A rule file that cannot be used: the CLI prints `file:line: reason` and exits 2. */
-export class RuleError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    readonly reason: string,
-  ) {
-    super(`${file}${line ? `:${line}` : ''}: ${reason}`);
-  }
-}
 
 /** What a positive example's finding must say, beyond firing. */
 export interface ExampleExpectation {
@@ -69,24 +60,6 @@ export interface YamlRuleDoc extends Omit<RuleMeta, 'origin'> {
 }
 
 
-/**
- * Parses the YAML of a rule file (or of another file read the same way, with its own error
- * class); invalid YAML is an error of that class at its line.
- */
-export function parseRuleYaml(
-  text: string,
-  file: string,
-  limits: YamlLimits = CONFIG_YAML_LIMITS,
-  ErrorClass: new (file: string, line: number | undefined, reason: string) => RuleError = RuleError,
-): YamlDocument {
-  try {
-    return parseYamlDocument(text, file, limits);
-  } catch (err) {
-    if (err instanceof YamlError) throw new ErrorClass(file, err.line, `YAML: ${err.reason}`);
-    throw err;
-  }
-}
-
 function describeAjv(e: ErrorObject): string {
   const at = e.instancePath || '(top)';
   // Examples: what a resource or service example gives (json:) and what a log example gives (lines:).
@@ -109,18 +82,18 @@ function durationMs(text: string): number {
 /** Reads and validates one rule file. Throws RuleError with file, line and reason. */
 export function loadRuleFile(file: string): YamlRuleDoc {
   const text = readFileSync(file, 'utf8');
-  const yamlDoc = parseRuleYaml(text, file);
+  const yamlDoc = parseConfigYaml(text, file);
   const doc = yamlDoc.value;
   const at = (path: string): number | undefined => yamlDoc.lineAt(path);
   const validate = schemaValidator('rule.schema.json');
   if (!validate(doc)) {
     const err = validate.errors?.[0];
-    throw new RuleError(file, err ? at(err.instancePath) : undefined, err ? describeAjv(err) : 'invalid rule');
+    throw new ConfigFileError(file, err ? at(err.instancePath) : undefined, err ? describeAjv(err) : 'invalid rule');
   }
   const rule = doc as YamlRuleDoc;
-  if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new RuleError(file, at(''), `id '${rule.id}' must equal the file name`);
-  if (!isStageId(rule.stage)) throw new RuleError(file, at(''), `stage '${rule.stage}' is not a taxonomy stage (${STAGES.join(', ')})`);
-  if (!isCategoryId(rule.category)) throw new RuleError(file, at(''), `category '${rule.category}' is not a taxonomy category`);
+  if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new ConfigFileError(file, at(''), `id '${rule.id}' must equal the file name`);
+  if (!isStageId(rule.stage)) throw new ConfigFileError(file, at(''), `stage '${rule.stage}' is not a taxonomy stage (${STAGES.join(', ')})`);
+  if (!isCategoryId(rule.category)) throw new ConfigFileError(file, at(''), `category '${rule.category}' is not a taxonomy category`);
   const groups: [string, MatcherSpec[] | undefined][] = [
     ['match/any', rule.match.any],
     ['match/all', rule.match.all],
@@ -133,17 +106,17 @@ export function loadRuleFile(file: string): YamlRuleDoc {
       try {
         compileMatcher(spec);
       } catch (err) {
-        throw new RuleError(file, at(`${path}/${i}`), (err as Error).message);
+        throw new ConfigFileError(file, at(`${path}/${i}`), (err as Error).message);
       }
-      if (spec.regex && isCatastrophic(spec.regex)) throw new RuleError(file, at(`${path}/${i}`), `regex /${spec.regex}/ can backtrack catastrophically`);
+      if (spec.regex && isCatastrophic(spec.regex)) throw new ConfigFileError(file, at(`${path}/${i}`), `regex /${spec.regex}/ can backtrack catastrophically`);
       for (const m of (spec.regex ?? '').matchAll(/\(\?<([A-Za-z_]\w*)>/g)) captures.add(m[1]);
     });
   }
   for (const m of rule.message.matchAll(/\{([A-Za-z_]\w*)\}/g)) {
-    if (!captures.has(m[1])) throw new RuleError(file, at(''), `message placeholder {${m[1]}} names no capture group`);
+    if (!captures.has(m[1])) throw new ConfigFileError(file, at(''), `message placeholder {${m[1]}} names no capture group`);
   }
   rule.examples?.negative.forEach((ex, i) => {
-    if (ex.expect) throw new RuleError(file, at(`examples/negative/${i}/expect`), 'a negative example makes no finding: expect belongs to positive examples');
+    if (ex.expect) throw new ConfigFileError(file, at(`examples/negative/${i}/expect`), 'a negative example makes no finding: expect belongs to positive examples');
   });
   return rule;
 }

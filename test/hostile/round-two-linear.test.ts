@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseServiceRecords } from '../../src/parsers/service-records.js';
 import { defaultRulesDir, loadRules } from '../../src/rules/load-rules.js';
 import { compileMatcher, isCatastrophic } from '../../src/rules/matcher.js';
-import { SIGNATURES } from '../../src/rules/signatures.js';
+import { shippedCatalogue } from '../../src/catalogue/shipped.js';
 import { MATCH_WINDOW } from '../../src/text/match-window.js';
 import { tempDir } from '../support/fixture-bundle.js';
 
@@ -47,7 +47,9 @@ function shippedRegexes(): Shipped[] {
       if (spec.regex !== undefined) out.push({ where: `rule ${doc.id}`, re: new RegExp(spec.regex) });
     }
   }
-  for (const s of SIGNATURES) for (const re of [s.re, s.when, s.unless]) if (re) out.push({ where: `signature ${s.id}`, re: new RegExp(re.source, re.flags) });
+  for (const e of shippedCatalogue().entries) {
+    for (const re of [...e.forms.map((f) => f.regex), e.when, e.unless]) if (re) out.push({ where: `catalogue entry ${e.id}`, re: new RegExp(re.source, re.flags) });
+  }
   out.push(...regexLiterals('src/specs'), ...regexLiterals('src/parsers'));
   return out;
 }
@@ -159,9 +161,9 @@ function adversarialLines(source: string, attackLength: number): string[] {
 describe('every shipped regex runs in linear time', () => {
   const all = shippedRegexes();
 
-  it('finds the rules, signatures, specs and parsers regexes', () => {
+  it('finds the rules, catalogue, specs and parsers regexes', () => {
     expect(all.filter((s) => s.where.startsWith('rule ')).length).toBeGreaterThan(60);
-    expect(all.filter((s) => s.where.startsWith('signature ')).length).toBeGreaterThan(25);
+    expect(all.filter((s) => s.where.startsWith('catalogue entry ')).length).toBeGreaterThan(50);
     expect(all.filter((s) => s.where.startsWith('src/parsers')).length).toBeGreaterThan(80);
     expect(all.filter((s) => s.where.startsWith('src/specs')).length).toBeGreaterThan(20);
   });

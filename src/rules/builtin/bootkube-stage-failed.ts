@@ -3,8 +3,8 @@
 import type { Evidence } from '../../timeline/types.js';
 import { bootkubeRecordStage } from '../../specs/source-stage.js';
 import { bootstrapApiAnswered } from '../../timeline/types.js';
+import { categoryNamed } from '../read-message.js';
 import { defineRule } from '../define-rule.js';
-import { classifyError } from '../signatures.js';
 
 export const bootkubeStageFailed = defineRule({
   meta: {
@@ -44,7 +44,7 @@ export const bootkubeStageFailed = defineRule({
       if (t !== undefined) e.time = t;
       return e;
     });
-    const category = classifyError(message);
+    const category = categoryNamed(ctx, message);
     return [
       ctx.finding({
         message: `bootkube's last run failed at stage ${failed?.name ?? '(none recorded)'}${lines.length ? `: ${lines[lines.length - 1]}` : ''}`,

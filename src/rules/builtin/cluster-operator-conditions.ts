@@ -3,7 +3,7 @@
 import type { CategoryId, StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
-import { matchSignature } from '../signatures.js';
+import { namesCause } from '../read-message.js';
 import type { Finding } from '../types.js';
 
 /** Operators whose trouble names a more precise category than `operator-degraded`. */
@@ -76,7 +76,7 @@ export const clusterOperatorConditions = defineRule({
     for (const [operator, list] of [...byOperator.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       // The operator's own words name the cause when they can (a name that does not resolve,
       // an invalid value, a proxy refusing); a bare refused connection is a symptom.
-      const said = list.map((t) => matchSignature(`${t.reason ?? ''}: ${t.message}`)).find((x) => x && x.category !== 'network-connectivity' && x.category !== 'operator-degraded');
+      const said = list.map((t) => ctx.read(`${t.reason ?? ''}: ${t.message}`)).find(namesCause);
       const category = said?.category ?? OPERATOR_CATEGORY[operator] ?? 'operator-degraded';
       const stage: StageId = operator === 'etcd' && !bootstrapDone ? 'etcd-scaling' : 'cluster-operators';
       const head = list[0];

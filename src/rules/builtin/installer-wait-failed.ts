@@ -8,7 +8,8 @@ import { bootkubeRecordStage, stageOfInstallerPhase } from '../../specs/source-s
 import type { CategoryId, StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
-import { matchSignature, type Signature } from '../signatures.js';
+import { mostTelling } from '../read-message.js';
+import type { RuleContext } from '../types.js';
 
 /** What the installer printed after a wait failed, not why it failed: gathering, the status it could not list. */
 const AFTERMATH = /Attempted to gather ClusterOperator status after wait failure|Attempted to gather debug logs|Failed to gather|gather bootstrap|Use the following commands|Bootstrap gather logs captured|Log bundle written|failed to (?:ssh|connect to the bootstrap)/i;
@@ -30,13 +31,13 @@ function failedPhase(log: InstallerLog): InstallerLine | undefined {
  * A wait the output ends in, still waiting for an error (the run was cut off, or pasted while it
  * waited): its last `Still waiting ...` line stands for the failure.
  */
-function stillWaitingAtEnd(log: InstallerLog): InstallerLine | undefined {
+function stillWaitingAtEnd(ctx: RuleContext, log: InstallerLog): InstallerLine | undefined {
   const wait = log.waits[log.waits.length - 1];
   const last = log.stillWaiting[log.stillWaiting.length - 1];
   if (!last || (wait && last.line < wait.line)) return undefined;
   if (last.phase === 'kubernetes-api' && log.apiUp && log.apiUp.line > last.line) return undefined;
   if (last.phase === 'bootstrap' && log.bootstrapComplete) return undefined;
-  return matchSignature(last.text) ? last : undefined;
+  return mostTelling(ctx, [last]) ? last : undefined;
 }
 
 /** The operators a failed cluster wait names (`waiting on a, b`, `still updating: a, b`). */
@@ -63,18 +64,6 @@ function analysisStage(log: InstallerLog): { stage: StageId; line: InstallerLine
     if (/konnectivity/.test(l.text)) return { stage: 'bootstrap-control-plane', line: l };
   }
   return undefined;
-}
-
-/** The most telling cause among lines, latest first: a specific signature beats a generic one. */
-function cause(lines: readonly { text: string }[]): { signature: Signature; index: number } | undefined {
-  let generic: { signature: Signature; index: number } | undefined;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const s = matchSignature(lines[i].text);
-    if (!s) continue;
-    if (s.category !== 'network-connectivity' && s.category !== 'operator-degraded') return { signature: s, index: i };
-    generic ??= { signature: s, index: i };
-  }
-  return generic;
 }
 
 /** The lines that may say why a phase failed, in order of how directly they say it. */
@@ -118,7 +107,7 @@ export const installerWaitFailed = defineRule({
   check(ctx) {
     const log = ctx.bundle.installerLog;
     if (!log || log.installComplete) return [];
-    const failure = failedPhase(log) ?? stillWaitingAtEnd(log);
+    const failure = failedPhase(log) ?? stillWaitingAtEnd(ctx, log);
     if (!failure) return [];
     const phase = failure.phase === 'gather' ? 'bootstrap' : failure.phase;
     const analysed = phase === 'bootstrap' ? analysisStage(log) : undefined;
@@ -128,9 +117,9 @@ export const installerWaitFailed = defineRule({
     let why: string | undefined;
     const evidence: Evidence[] = [];
     for (const group of witnesses(log, phase, failure)) {
-      const found = cause(group);
+      const found = mostTelling(ctx, group);
       if (!found) continue;
-      category = found.signature.category;
+      category = found.reading.category;
       why = group[found.index].text;
       evidence.push(evidenceOf(log, group[found.index]));
       break;

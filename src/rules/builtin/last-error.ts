@@ -9,7 +9,8 @@ import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SE
 import type { StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
-import { matchSignature, type Signature } from '../signatures.js';
+import type { LineOrigin, Reading } from '../../catalogue/classify.js';
+import { categoryNamed, namesCause } from '../read-message.js';
 import type { Finding, FindingInit, RuleContext } from '../types.js';
 import { pushAll } from '../../util/arrays.js';
 
@@ -47,13 +48,18 @@ function levelOf(text: string): string | undefined {
   return level?.toLowerCase();
 }
 
+/** A reading that speaks of a failure (a cause or a symptom), not of success or everyday chatter. */
+function failureReading(r: Reading | undefined): r is Reading {
+  return r !== undefined && (r.role === 'cause' || r.role === 'symptom');
+}
+
 /** Whether a line reads as an error: its level says so, or (without a quiet level) its words do. */
-export function isErrorLike(text: string): boolean {
+export function isErrorLike(text: string, read: (text: string) => Reading | undefined): boolean {
   const level = levelOf(text);
   if (level && (level === 'e' || level === 'error' || level === 'err' || FATAL_LEVELS.has(level))) return true;
-  // The words first: a quiet line seldom has one, and the signatures are dozens of regexes.
-  if (level && QUIET_LEVELS.has(level)) return QUIET_ERROR_HINT.test(text) && matchSignature(text) !== undefined;
-  return ERROR_WORDS.test(text) || matchSignature(text) !== undefined;
+  // The words first: a quiet line seldom has one, and the catalogue's forms are many regexes.
+  if (level && QUIET_LEVELS.has(level)) return QUIET_ERROR_HINT.test(text) && failureReading(read(text));
+  return ERROR_WORDS.test(text) || failureReading(read(text));
 }
 
 /** The lines the reader kept of a log, in order, once each (head, matches, tail, systemd's). */
@@ -122,32 +128,45 @@ function markersBefore(lines: readonly LogLine[]): (StageId | undefined)[] {
   return out;
 }
 
+/** Where a log's lines were printed, for the catalogue's entries that hold only somewhere. */
+function originOf(log: LogSummary): LineOrigin {
+  const host = log.sourceId.host?.role;
+  return { ...(host ? { host } : {}), source: sourceName(log.sourceId) };
+}
+
+interface ErrorLine {
+  line: LogLine;
+  reading?: Reading;
+  stage?: StageId;
+}
+
 /** The error a log's last words were: the latest error-like line with a named cause, else the latest. */
-function lastError(lines: LogLine[], log: LogSummary): { line: LogLine; signature?: Signature; stage?: StageId; lastWords: boolean } | undefined {
+function lastError(ctx: RuleContext, lines: LogLine[], log: LogSummary): (ErrorLine & { lastWords: boolean }) | undefined {
   const markers = log.sourceId.unit === 'bootkube' ? markersBefore(lines) : undefined;
+  const where = originOf(log);
+  const read = (text: string): Reading | undefined => ctx.read(text, where);
   // The cause is usually among the last errors: read from the end, as far as the last few.
-  const recent: { line: LogLine; signature?: Signature; stage?: StageId }[] = [];
+  const recent: ErrorLine[] = [];
   for (let i = lines.length - 1; i >= 0 && recent.length < RECENT_ERRORS; i--) {
     const l = lines[i];
     const text = l.text;
     const identifier = (l as JournalLine).identifier;
     // systemd's own lines say how the unit ended (its state), not why.
-    if (identifier === 'systemd' || !isErrorLike(text)) continue;
+    if (identifier === 'systemd' || !isErrorLike(text, read)) continue;
+    const reading = read(text);
+    // A message every healthy install prints is never a cause, whatever its words.
+    if (reading && (reading.role === 'benign' || reading.role === 'success')) continue;
     const from = sourceOfJournalLine(log.sourceId, identifier);
     const stage = stageOfLine(from, text, from.unit === 'bootkube' ? markers?.[i] : undefined);
-    const signature = matchSignature(text);
-    const e: { line: LogLine; signature?: Signature; stage?: StageId } = { line: l };
-    if (signature) e.signature = signature;
+    const e: ErrorLine = { line: l };
+    if (reading) e.reading = reading;
     if (stage) e.stage = stage;
     recent.push(e);
   }
   if (recent.length === 0) return undefined;
-  // Latest first: the latest one whose words name a specific cause, else one naming any cause,
-  // else the very last.
-  const pick =
-    recent.find((e) => e.signature && e.signature.category !== 'network-connectivity' && e.signature.category !== 'operator-degraded') ??
-    recent.find((e) => e.signature) ??
-    recent[0];
+  // Latest first: the latest one whose words name a cause, else one naming any category, else
+  // the very last.
+  const pick = recent.find((e) => namesCause(e.reading)) ?? recent.find((e) => e.reading && e.reading.category !== 'unknown') ?? recent[0];
   const lastLine = log.lineCount;
   return { ...pick, lastWords: lastLine - pick.line.line < 5 };
 }
@@ -171,7 +190,7 @@ function fromLog(ctx: RuleContext, log: LogSummary): Finding | undefined {
   const base = stageOfSource(log.sourceId);
   const lines = keptLines(log);
   const state = stateOf(ctx.bundle, log);
-  const err = lastError(lines, log);
+  const err = lastError(ctx, lines, log);
   // Without an error line only systemd's own word that a start never ended is evidence.
   if (!err) return stuckStarting(ctx.bundle, log) ? unfinished(ctx, log, lines) : undefined;
   const stage = err.stage ?? base;
@@ -185,9 +204,9 @@ function fromLog(ctx: RuleContext, log: LogSummary): Finding | undefined {
     message: `${describe(log, state, err.lastWords)}: ${err.line.text.trim()}`,
     evidence: [evidenceOf(log, err.line, log.sourceId.host ? logHost(log) : undefined)],
     stage,
-    category: err.signature?.category ?? categoryOfSource(log.sourceId) ?? 'unknown',
+    category: (err.reading?.category !== 'unknown' ? err.reading?.category : undefined) ?? categoryOfSource(log.sourceId) ?? 'unknown',
     severity: decisive ? 'error' : 'warning',
-    captures: { source: sourceName(log.sourceId), ...(err.signature ? { signature: err.signature.id } : {}) },
+    captures: { source: sourceName(log.sourceId), ...(err.reading ? { signature: err.reading.decisive.entry.id } : {}) },
   };
   return ctx.finding(init);
 }
@@ -213,7 +232,7 @@ function fromEvents(ctx: RuleContext): Finding[] {
   const events = ctx.bundle.cluster?.events ?? [];
   const latest = new Map<string, (typeof events)[number]>();
   for (const e of events) {
-    if (e.type !== 'Warning' || !e.message || !matchSignature(`${e.reason ?? ''}: ${e.message}`)) continue;
+    if (e.type !== 'Warning' || !e.message || !failureReading(ctx.read(`${e.reason ?? ''}: ${e.message}`))) continue;
     const key = `${e.namespace ?? ''}/${e.reason ?? ''}`;
     const seen = latest.get(key);
     if (!seen || (e.lastTime ?? 0) >= (seen.lastTime ?? 0)) latest.set(key, e);
@@ -227,7 +246,7 @@ function fromEvents(ctx: RuleContext): Finding[] {
       message: `${e.kind ?? 'an object'} ${e.object ?? ''} in ${e.namespace ?? 'the cluster'}: ${text}`.replace(/\s+/g, ' '),
       evidence: [evidence],
       stage: stageOfNamespace(e.namespace),
-      category: matchSignature(text)?.category ?? 'unknown',
+      category: categoryNamed(ctx, text),
       severity: 'warning',
       captures: { source: 'events' },
     });
@@ -244,7 +263,7 @@ function fromPods(ctx: RuleContext): Finding[] {
       const text = `${p.namespace}/${p.name}${c.name ? ` ${c.name}` : ''} ${reason}${c.waitingMessage ? `: ${c.waitingMessage}` : ''}${c.restartCount ? ` (${c.restartCount} restarts)` : ''}`;
       // The pod whose words name a cause wins; else the first.
       const seen = byNamespace.get(p.namespace);
-      if (!seen || (!matchSignature(seen.text) && matchSignature(text))) byNamespace.set(p.namespace, { text, file: p.source.file, ...(p.node ? { host: p.node } : {}) });
+      if (!seen || (!failureReading(ctx.read(seen.text)) && failureReading(ctx.read(text)))) byNamespace.set(p.namespace, { text, file: p.source.file, ...(p.node ? { host: p.node } : {}) });
     }
   }
   return [...byNamespace.entries()].map(([namespace, pod]) =>
@@ -253,7 +272,7 @@ function fromPods(ctx: RuleContext): Finding[] {
       message: pod.text,
       evidence: [{ file: pod.file, text: pod.text, ...(pod.host ? { host: pod.host } : {}) }],
       stage: stageOfNamespace(namespace),
-      category: matchSignature(pod.text)?.category ?? (/OOMKilled/.test(pod.text) ? 'resource-exhaustion' : 'unknown'),
+      category: categoryNamed(ctx, pod.text),
       severity: 'warning',
       captures: { source: 'pods' },
     }),
@@ -270,7 +289,7 @@ function fromServiceRecords(ctx: RuleContext): Finding[] {
       const failed = run?.stages.find((s) => s.result === 'failure');
       if (!run || (run.result !== 'failure' && !failed)) continue;
       const message = (failed?.errorMessage ?? run.errorMessage ?? '').split('\n').filter((l) => l.trim());
-      const last = [...message].reverse().find((l) => matchSignature(l)) ?? message[message.length - 1];
+      const last = [...message].reverse().find((l) => failureReading(ctx.read(l))) ?? message[message.length - 1];
       const stage = (failed && bootkubeRecordStage(failed.name, false)) ?? stageOfSource({ kind: 'journal', host: hostSelector(h), unit: name });
       if (!stage) continue;
       const ref = failed?.source ?? run.endSource ?? run.source;
@@ -280,7 +299,7 @@ function fromServiceRecords(ctx: RuleContext): Finding[] {
           message: `${name} service on ${hostName(h)} failed${failed ? ` at ${failed.name}` : ''}${last ? `: ${last}` : ''}`,
           evidence: [{ file: ref.file, ...(ref.line !== undefined ? { line: ref.line } : {}), text: last ?? `${name} failed`, host: hostName(h) }],
           stage,
-          category: last ? (matchSignature(last)?.category ?? 'unknown') : 'unknown',
+          category: last ? categoryNamed(ctx, last) : 'unknown',
           severity: 'error',
           captures: { source: name },
         }),

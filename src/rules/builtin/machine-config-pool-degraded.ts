@@ -2,7 +2,7 @@
 // their machine config) blocks the machine-config operator and the install with it.
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
-import { matchSignature } from '../signatures.js';
+import { categoryNamed } from '../read-message.js';
 
 /** The conditions of a pool that say it is stuck (machine-config-operator pkg/apis). */
 const DEGRADED = new Set(['Degraded', 'NodeDegraded', 'RenderDegraded']);
@@ -33,7 +33,7 @@ export const machineConfigPoolDegraded = defineRule({
     for (const pool of ctx.bundle.cluster?.machineConfigPools ?? []) {
       const bad = pool.conditions.filter((c) => DEGRADED.has(c.type) && c.status === 'True');
       if (bad.length === 0 && !(pool.degradedMachineCount && pool.degradedMachineCount > 0)) continue;
-      const said = bad.map((c) => c.message ?? '').find((m) => matchSignature(m));
+      const said = bad.map((c) => c.message ?? '').find((m) => categoryNamed(ctx, m) !== 'unknown');
       const evidence: Evidence[] = (bad.length > 0 ? bad : [{ type: 'Degraded', status: 'True', message: `${pool.degradedMachineCount} degraded machine(s)` }]).map((c) => ({
         file: pool.source.file,
         text: `${pool.name} ${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`,
@@ -45,7 +45,7 @@ export const machineConfigPoolDegraded = defineRule({
           message: `MachineConfigPool ${pool.name} is degraded${counts}${bad[0]?.message ? `: ${bad[0].message}` : ''}`,
           evidence,
           // The pool's own words may name a cause outside the machine config (a missing image, a full disk).
-          ...(said ? { category: matchSignature(said)?.category } : {}),
+          ...(said ? { category: categoryNamed(ctx, said) } : {}),
           captures: { pool: pool.name },
         }),
       );

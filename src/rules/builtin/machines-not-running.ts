@@ -2,7 +2,7 @@
 // Provisioning or Failed never becomes a node, and the operators that run on it wait forever.
 import type { Evidence } from '../../timeline/types.js';
 import { defineRule } from '../define-rule.js';
-import { matchSignature } from '../signatures.js';
+import { categoryNamed } from '../read-message.js';
 
 /** Phases a Machine passes on its way to a node; Running is where it should end. */
 const STUCK = new Set(['Provisioning', 'Provisioned', 'Failed']);
@@ -34,7 +34,7 @@ export const machinesNotRunning = defineRule({
     const findings = [];
     for (const role of [...new Set(stuck.map((m) => m.role ?? 'worker'))].sort()) {
       const these = stuck.filter((m) => (m.role ?? 'worker') === role);
-      const said = these.map((m) => m.errorMessage ?? m.errorReason ?? '').find((t) => matchSignature(t));
+      const said = these.map((m) => m.errorMessage ?? m.errorReason ?? '').find((t) => categoryNamed(ctx, t) !== 'unknown');
       const evidence: Evidence[] = these.slice(0, 5).map((m) => ({
         file: m.source.file,
         text: `${m.name} ${m.phase}${m.errorReason ? ` ${m.errorReason}` : ''}${m.errorMessage ? `: ${m.errorMessage}` : ''}`,
@@ -45,7 +45,7 @@ export const machinesNotRunning = defineRule({
           message: `${these.length} of ${machines.filter((m) => (m.role ?? 'worker') === role).length} ${role} machines are ${[...new Set(these.map((m) => m.phase))].join('/')}${said ? `: ${said}` : ''}`,
           evidence,
           stage: role === 'master' ? 'masters-provision' : 'workers',
-          ...(said ? { category: matchSignature(said)?.category } : {}),
+          ...(said ? { category: categoryNamed(ctx, said) } : {}),
           captures: { role },
         }),
       );

@@ -3,8 +3,8 @@
 // from the recorded error lines.
 import type { Evidence } from '../../timeline/types.js';
 import { RELEASE_IMAGE_SERVICES } from '../../specs/source-stage.js';
+import { categoryNamed } from '../read-message.js';
 import { defineRule } from '../define-rule.js';
-import { classifyError } from '../signatures.js';
 
 export const releaseImageServiceFailed = defineRule({
   meta: {
@@ -45,7 +45,7 @@ export const releaseImageServiceFailed = defineRule({
         if (run.end !== undefined) e.time = run.end;
         return e;
       });
-      const category = classifyError(message);
+      const category = categoryNamed(ctx, message);
       findings.push(
         ctx.finding({
           message: `The ${record.service} service failed${lines.length ? `: ${lines[lines.length - 1]}` : ''}`,

@@ -1,0 +1,86 @@
+// The message catalogue walked entry by entry: every entry names the source file that prints
+// it, and every example is read by the engine as that entry (or, where another entry decides,
+// the entry says why and both name the same category). The combined screen never rules out a
+// line some form matches.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { classifierOf, type LineOrigin } from '../../src/catalogue/classify.js';
+import { shippedCatalogue } from '../../src/catalogue/shipped.js';
+import type { CatalogueEntry } from '../../src/catalogue/types.js';
+import { loadCorpus } from '../corpus/real/cases.js';
+
+const catalogue = shippedCatalogue();
+const classifier = classifierOf(catalogue);
+
+function originOf(on: string | undefined): LineOrigin | undefined {
+  if (!on) return undefined;
+  const [host, source] = on.split('/');
+  return { host: host === 'master' ? 'master' : 'bootstrap', ...(source ? { source } : {}) };
+}
+
+/** Every real line we hold, verbatim as posted: the corpus cases and the catalogue's examples. */
+function realLines(): string[] {
+  const out: string[] = [];
+  for (const c of loadCorpus().cases) {
+    for (const t of [...c.files.map((f) => f.lines ?? ''), c.installer?.lines ?? '']) for (const text of t.split('\n')) if (text.trim()) out.push(text);
+  }
+  for (const e of catalogue.entries) for (const x of e.examples) out.push(x.line);
+  return out;
+}
+
+describe('the message catalogue', () => {
+  it('has entries from many programs, each naming the file whose code prints it', () => {
+    expect(catalogue.entries.length).toBeGreaterThan(40);
+    for (const e of catalogue.entries) {
+      for (const f of e.forms) {
+        expect(f.repository, e.id).toMatch(/^[\w.-]+\/[\w.-]+$/);
+        // A path to a source file: folders and a name with an extension, never a URL or prose.
+        expect(f.origin, e.id).toMatch(/^[\w.@+-]+(?:\/[\w.@+-]+)*\.[A-Za-z0-9]+$/);
+      }
+    }
+  });
+
+  it.each(catalogue.entries.map((e) => [e.id, e] as const))('%s: each example is read as this entry', (_id, e: CatalogueEntry) => {
+    for (const x of e.examples) {
+      const where = originOf(x.on);
+      const reading = classifier.classify(x.line, where);
+      expect(reading, x.line).toBeDefined();
+      const decided = reading?.decisive.entry.id;
+      if (decided !== e.id) {
+        // Another entry decides: only where this one says why, and both name the same category.
+        expect(Object.keys(e.overlaps), `${x.line} read as ${decided}`).toContain(decided);
+        const own = classifier.hits(x.line, where).find((h) => h.entry.id === e.id);
+        expect(own?.category, x.line).toBe(reading?.category);
+      }
+      // Any other entry matching the example is one the entry names, with a reason.
+      const others = classifier.hits(x.line, where).map((h) => h.entry.id).filter((id) => id !== e.id);
+      for (const o of others) expect(Object.keys(e.overlaps), `${x.line} also matches ${o}`).toContain(o);
+    }
+  });
+
+  it('screens a line out in one combined pass only when no form of any entry matches it', () => {
+    const texts = realLines().flatMap((t) => [t, t.toUpperCase(), t.toLowerCase()]);
+    let matched = 0;
+    let ruledOut = 0;
+    for (const text of texts) {
+      const byForm = catalogue.entries.filter((e) => e.forms.some((f) => f.regex.test(text)));
+      const hits = classifier.hits(text);
+      // Entries with `on`, `when` or `unless` may drop out; none that matches outright is lost.
+      const lost = byForm.filter((e) => !e.on && !e.when && !e.unless && !hits.some((h) => h.entry === e));
+      expect(lost.map((e) => e.id), text).toEqual([]);
+      if (byForm.length > 0) matched++;
+      else ruledOut++;
+    }
+    expect(matched).toBeGreaterThan(texts.length / 10);
+    expect(ruledOut).toBeGreaterThan(100);
+  });
+
+  it('holds no file but catalogue files', () => {
+    const dir = join(process.cwd(), 'rules/catalogue');
+    for (const f of readdirSync(dir)) {
+      expect(f).toMatch(/\.yaml$/);
+      expect(readFileSync(join(dir, f), 'utf8')).toMatch(/^(?:#.*\n)*program: /);
+    }
+  });
+});
