@@ -19,6 +19,20 @@ export interface CaseFile {
   json?: unknown;
 }
 
+/** What bootlens said when a case was first scored, before any change it prompted. */
+export interface BlindScore {
+  status: 'failed' | 'healthy' | 'inconclusive' | 'refused';
+  /** The stage and category it named; null when it named none (not failed, or failed without one). */
+  stage: StageId | null;
+  category: CategoryId | null;
+  /** The commit whose code scored it. */
+  scoredWith: string;
+  /** The day it was scored, YYYY-MM-DD. */
+  on: string;
+  /** Where the record comes from when it was not scored by hand here (an earlier stop's note). */
+  from?: string;
+}
+
 export interface RealCase {
   id: string;
   source: string;
@@ -36,6 +50,7 @@ export interface RealCase {
   };
   files: CaseFile[];
   installer?: { lines: string };
+  blind?: BlindScore;
   /** The file it was loaded from. */
   file: string;
 }
@@ -46,6 +61,27 @@ function fail(file: string, reason: string): never {
 
 function str(v: unknown): v is string {
   return typeof v === 'string' && v.trim().length > 0;
+}
+
+const BLIND_STATUSES = ['failed', 'healthy', 'inconclusive', 'refused'];
+
+/** Checks a case's `blind:` record; returns it with its day as text (YAML reads a bare date as a Date). */
+function checkBlind(b: unknown, file: string): BlindScore {
+  if (!b || typeof b !== 'object' || Array.isArray(b)) fail(file, 'blind must be a mapping');
+  const r = b as Record<string, unknown>;
+  if (!BLIND_STATUSES.includes(r.status as string)) fail(file, `blind.status must be one of ${BLIND_STATUSES.join(', ')}`);
+  for (const key of ['stage', 'category'] as const) if (!(key in r)) fail(file, `blind.${key} is missing (null when bootlens named none)`);
+  if (r.status !== 'failed' && (r.stage !== null || r.category !== null)) fail(file, 'blind: a verdict that is not failed names no stage or category (null)');
+  if (r.stage !== null && !isStageId(r.stage)) fail(file, `blind.stage '${String(r.stage)}' is not a taxonomy stage`);
+  if (r.category !== null && !isCategoryId(r.category)) fail(file, `blind.category '${String(r.category)}' is not a taxonomy category`);
+  if (typeof r.scoredWith !== 'string' || !/^[0-9a-f]{7,40}$/.test(r.scoredWith)) fail(file, 'blind.scoredWith must be the commit that scored it (7 to 40 hex digits)');
+  const on = r.on instanceof Date && !Number.isNaN(r.on.getTime()) ? r.on.toISOString().slice(0, 10) : r.on;
+  if (typeof on !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(on)) fail(file, 'blind.on must be the day it was scored (YYYY-MM-DD)');
+  if (r.from !== undefined && !str(r.from)) fail(file, 'blind.from must be text');
+  const known = new Set(['status', 'stage', 'category', 'scoredWith', 'on', 'from']);
+  const extra = Object.keys(r).filter((k) => !known.has(k));
+  if (extra.length > 0) fail(file, `blind has unknown fields: ${extra.join(', ')}`);
+  return { ...(r as unknown as BlindScore), on };
 }
 
 /** Checks one parsed document; returns it typed, or throws naming the file and the problem. */
@@ -79,7 +115,8 @@ export function checkCase(doc: unknown, file: string): RealCase {
   const installer = c.installer as Record<string, unknown> | undefined;
   if (installer !== undefined && !str(installer.lines)) fail(file, 'installer.lines must be text');
   if ((files as unknown[]).length === 0 && !installer) fail(file, 'a case needs files or installer output');
-  return { ...(c as unknown as RealCase), files: files as CaseFile[], file };
+  const blind = c.blind === undefined ? undefined : checkBlind(c.blind, file);
+  return { ...(c as unknown as RealCase), files: files as CaseFile[], file, ...(blind ? { blind } : {}) };
 }
 
 /** Every case of the corpus that passes its checks, sorted by id, and the problems of the others. */
