@@ -1,8 +1,10 @@
 // `npm run corpus`: runs analyze on every real case and prints the confusion summary;
 // `--out DIR` also writes every case out as the bundle and installer output it is analyzed as;
-// `--case ID` (repeatable) limits the run to some cases and prints their verdicts.
+// `--case ID` (repeatable) limits the run to some cases and prints their verdicts. The summary ends
+// with two figures: tuned (today's code on every case) and blind (each case as first scored).
 import { join } from 'node:path';
 import { loadCorpus } from '../test/corpus/real/cases.js';
+import { summarizeBlind } from '../test/corpus/real/blind.js';
 import { evaluateCase, summarize } from '../test/corpus/real/evaluate.js';
 import { layOut } from '../test/corpus/real/layout.js';
 
@@ -28,5 +30,13 @@ if (out) {
     outcomes.push(o);
     if (only.length > 0) console.log(`${c.id}: ${JSON.stringify(o.got)}`);
   }
-  console.log(summarize(outcomes).text);
+  const tuned = summarize(outcomes);
+  console.log(tuned.text);
+  console.log('');
+  console.log(`tuned (today's code on all ${tuned.failures} failures, ${tuned.healthy} healthy): ${tuned.line}`);
+  console.log(summarizeBlind(cases, outcomes).text);
+  console.log(
+    'The blind figure is the one that predicts the next bundle: it was measured before the cases could shape the code. ' +
+      'The tuned figure says how well today\'s code fits the cases it was shaped with.',
+  );
 }

@@ -59,11 +59,13 @@ export interface CorpusSummary {
   categoryAccuracy: number;
   healthyCalledFailed: string[];
   refused: string[];
+  /** The accuracy line that ends the summary. */
+  line: string;
   /** The printable summary. */
   text: string;
 }
 
-function pct(n: number, of: number): string {
+export function pct(n: number, of: number): string {
   return of === 0 ? '-' : `${((100 * n) / of).toFixed(1)} %`;
 }
 
@@ -125,10 +127,9 @@ export function summarize(outcomes: CaseOutcome[]): CorpusSummary {
   if (refused.length > 0) out.push('', 'refused:', ...refused.map((r) => `  ${r}`));
   const stageAccuracy = failed.length ? stageOk / failed.length : 1;
   const categoryAccuracy = failed.length ? categoryOk / failed.length : 1;
-  out.push('');
-  out.push(
+  const line =
     `stage ${pct(stageOk, failed.length)} (${stageOk}/${failed.length}), category ${pct(categoryOk, failed.length)} (${categoryOk}/${failed.length}), ` +
-      `healthy called failed ${healthyCalledFailed.length}/${healthy.length}, refused ${refused.length}`,
-  );
-  return { failures: failed.length, healthy: healthy.length, stageAccuracy, categoryAccuracy, healthyCalledFailed, refused, text: out.join('\n') };
+    `healthy called failed ${healthyCalledFailed.length}/${healthy.length}, refused ${refused.length}`;
+  out.push('', line);
+  return { failures: failed.length, healthy: healthy.length, stageAccuracy, categoryAccuracy, healthyCalledFailed, refused, line, text: out.join('\n') };
 }
