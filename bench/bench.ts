@@ -99,12 +99,11 @@ function hostCount(bundle: string): number {
 
 /** The literal and regex patterns of the YAML rules, as one `grep -E` pattern file. */
 function grepPatterns(file: string): void {
-  const { docs } = loadRules();
+  const { docs, catalogue } = loadRules();
   const patterns: string[] = [];
   for (const doc of docs.values()) {
     for (const m of [...(doc.match.any ?? []), ...(doc.match.all ?? [])]) {
-      if (m.contains) patterns.push(m.contains.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-      else if (m.regex) patterns.push(m.regex.replace(/\(\?<\w+>/g, '('));
+      for (const f of catalogue.byId.get(m.message)?.forms ?? []) patterns.push(f.regex.source.replace(/\(\?<\w+>/g, '('));
     }
   }
   writeFileSync(file, patterns.join('\n') + '\n');

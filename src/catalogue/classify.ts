@@ -149,10 +149,14 @@ export class Classifier {
     const decisive = message ?? (error as Hit);
     let category: CategoryId;
     if (message && (message.entry.role === 'benign' || message.entry.role === 'success')) category = 'unknown';
-    else if (message && message.entry.category !== 'chain' && (message.entry.role === 'cause' || !error || CAUSE_SPECIFICITY[error.category] <= CAUSE_SPECIFICITY[message.category])) {
-      // A program message that names its cause decides; a symptom gives way to a cause in its chain.
-      category = message.category;
-    } else category = error?.category ?? (message?.entry.category === 'chain' ? 'unknown' : (message?.category ?? 'unknown'));
+    else {
+      // The most specific cause the line names: the program's own words, or the error its chain
+      // carries; on a tie the error, the link nearer the root (a wait for etcd that fails on a
+      // name that does not resolve is the name's failure).
+      const own = message && message.entry.category !== 'chain' ? message.category : undefined;
+      const carried = error?.category;
+      category = own === undefined ? (carried ?? 'unknown') : carried === undefined || CAUSE_SPECIFICITY[own] > CAUSE_SPECIFICITY[carried] ? own : carried;
+    }
     return { ...(message ? { message } : {}), ...(error ? { error } : {}), decisive, category, role: decisive.entry.role };
   }
 
@@ -181,13 +185,21 @@ function resolveCategory(hit: Hit, text: string): void {
   hit.category = spec.byTarget[target] ?? spec.byTarget.default;
 }
 
-/** Among program messages: a benign one, else a success, else the one naming the most specific cause. */
+/**
+ * Among program messages: a benign one, else a success, else a cause before a symptom; among
+ * those the inner one (a message quoted inside another, like an operator's words inside the
+ * installer's report of its condition, starts later), then the most specific, then the longest.
+ */
 function decisiveMessage(hits: Hit[]): Hit | undefined {
   if (hits.length === 0) return undefined;
   const benign = hits.find((h) => h.entry.role === 'benign') ?? hits.find((h) => h.entry.role === 'success');
   if (benign) return benign;
   return hits.reduce((best, h) => {
-    const d = ROLE_ORDER[h.entry.role] - ROLE_ORDER[best.entry.role] || CAUSE_SPECIFICITY[h.category] - CAUSE_SPECIFICITY[best.category] || h.end - h.start - (best.end - best.start);
+    const d =
+      ROLE_ORDER[h.entry.role] - ROLE_ORDER[best.entry.role] ||
+      h.start - best.start ||
+      CAUSE_SPECIFICITY[h.category] - CAUSE_SPECIFICITY[best.category] ||
+      h.end - h.start - (best.end - best.start);
     return d > 0 ? h : best;
   });
 }

@@ -54,6 +54,7 @@ interface EntryDoc {
   severity: CatalogueEntry['severity'];
   description?: string;
   fix?: string[];
+  says?: string;
   collect?: string[];
   healedBy?: string[];
   references?: string[];
@@ -110,7 +111,12 @@ function splitOrigin(origin: string, repository: string): { repository: string; 
 
 /** Reads and validates one catalogue file. */
 export function loadCatalogueFile(file: string, shownAs: string = file): CatalogueEntry[] {
-  const yamlDoc = parseConfigYaml(readFileSync(file, 'utf8'), shownAs, undefined, CatalogueError);
+  return parseCatalogueText(readFileSync(file, 'utf8'), shownAs);
+}
+
+/** Validates the text of one catalogue file; `shownAs` names it in errors. */
+export function parseCatalogueText(text: string, shownAs: string): CatalogueEntry[] {
+  const yamlDoc = parseConfigYaml(text, shownAs, undefined, CatalogueError);
   const at = (path: string): number | undefined => yamlDoc.lineAt(path);
   const validate = schemaValidator('catalogue.schema.json');
   if (!validate(yamlDoc.value)) {
@@ -152,6 +158,7 @@ export function loadCatalogueFile(file: string, shownAs: string = file): Catalog
       severity: e.severity,
       ...(e.description ? { description: e.description.trim() } : {}),
       fix: e.fix ?? [],
+      ...(e.says ? { says: e.says } : {}),
       collect: e.collect ?? [],
       healedBy: e.healedBy ?? [],
       references: e.references ?? [],

@@ -82,6 +82,8 @@ export interface CatalogueEntry {
   severity: 'critical' | 'error' | 'warning' | 'info';
   description?: string;
   fix: string[];
+  /** The text of a rule's finding that reports this entry (`{capture}`, `{host}`, `{count}` filled). */
+  says?: string;
   /** For a symptom: what to collect next (which file, which command on which host) to find the cause. */
   collect: string[];
   /** Success entries whose later line, in the same log, resolves this one. */

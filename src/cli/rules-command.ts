@@ -6,6 +6,8 @@ import { defaultRulesDir, loadRules, ruleFiles } from '../rules/load-rules.js';
 import { BUILTIN_RULES, builtinCasesFile } from '../rules/registry.js';
 import { builtinCases, caseCounts, duplicateExamples, missingCases, testRule, type CaseFailure } from '../rules/rule-tester.js';
 import { checkRegexLinear, type RegexVerdict } from '../rules/matcher.js';
+import { catalogueDirOf, loadCatalogue } from '../catalogue/load-catalogue.js';
+import type { Catalogue } from '../catalogue/types.js';
 import { compileYamlRule, loadRuleFile, RuleError } from '../rules/yaml-rule.js';
 import { MATCH_WINDOW } from '../text/match-window.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
@@ -35,6 +37,18 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
   } catch {
     throw new UsageError(`cannot read the rules folder ${root}`);
   }
+  // The message catalogue the rules name: its regexes are the rules' regexes.
+  let catalogue: Catalogue | undefined;
+  try {
+    catalogue = loadCatalogue(catalogueDirOf(root));
+    for (const e of catalogue.entries) {
+      for (const re of [...e.forms.map((f) => f.regex), e.when, e.unless]) {
+        if (re) regexChecks.push(() => lintRegex(e.file, `catalogue entry ${e.id}`, re.source, re.flags));
+      }
+    }
+  } catch (err) {
+    problems.push(err instanceof RuleError ? err.message : `${root}: ${(err as Error).message}`);
+  }
   for (const file of files) {
     try {
       const doc = loadRuleFile(file);
@@ -43,11 +57,8 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
       const lacking = doc.examples ? missingCases(caseCounts(doc)) : 'no examples (positive and negative) to test the rule with';
       if (lacking) problems.push(`${file}: ${lacking}`);
       for (const f of duplicateExamples(doc)) problems.push(`${file}: ${f.kind} example ${f.index + 1} ${f.reason}`);
-      const rule = compileYamlRule(doc, file);
-      for (const spec of [...(doc.match.any ?? []), ...(doc.match.all ?? []), ...(doc.exclude ?? []), ...(doc.absent ?? [])]) {
-        const source = spec.regex;
-        if (source !== undefined) regexChecks.push(() => lintRegex(file, doc.id, source));
-      }
+      if (!catalogue) continue;
+      const rule = compileYamlRule(doc, file, catalogue);
       // Every positive log example must contain one of each matcher's prefilter literals, or the
       // reader would drop the very line the rule is about (records and resources are not prefiltered).
       for (const ex of doc.examples?.positive ?? []) {
@@ -102,15 +113,15 @@ async function inTurns<T>(tasks: readonly (() => Promise<T>)[], width: number): 
 }
 
 /** One line per regex the checker rejects: the rule, the regex, the growth and the attack's shape. */
-async function lintRegex(file: string, id: string, source: string): Promise<{ problem?: string; note?: string } | undefined> {
+async function lintRegex(file: string, id: string, source: string, flags = ''): Promise<{ problem?: string; note?: string } | undefined> {
   let v: RegexVerdict;
   try {
-    v = await checkRegexLinear(source);
+    v = await checkRegexLinear(source, flags);
   } catch (err) {
-    return { note: `${file}: rule ${id}: regex /${oneLine(source)}/ was not checked for backtracking (${oneLine((err as Error).message)})` };
+    return { note: `${file}: ${id}: regex /${oneLine(source)}/ was not checked for backtracking (${oneLine((err as Error).message)})` };
   }
-  if (v.status === 'super-linear') return { problem: `${file}: rule ${id}: regex /${oneLine(source)}/ backtracks super-linearly (${v.detail}) on input like ${oneLine(v.attack ?? '?')}` };
-  if (v.status === 'unknown') return { note: `${file}: rule ${id}: regex /${oneLine(source)}/ could not be proven linear (${oneLine(v.detail)}); lines are matched on their first ${MATCH_WINDOW / 1024} KiB only` };
+  if (v.status === 'super-linear') return { problem: `${file}: ${id}: regex /${oneLine(source)}/ backtracks super-linearly (${v.detail}) on input like ${oneLine(v.attack ?? '?')}` };
+  if (v.status === 'unknown') return { note: `${file}: ${id}: regex /${oneLine(source)}/ could not be proven linear (${oneLine(v.detail)}); lines are matched on their first ${MATCH_WINDOW / 1024} KiB only` };
   return undefined;
 }
 

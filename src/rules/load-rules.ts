@@ -6,6 +6,8 @@ import { packageRoot } from '../util/package-root.js';
 import { BUILTIN_RULES } from './registry.js';
 import { cachedRuleDocs } from './cached-rule-docs.js';
 import type { Rule } from './types.js';
+import { catalogueDirOf, loadCatalogue } from '../catalogue/load-catalogue.js';
+import type { Catalogue } from '../catalogue/types.js';
 import { compileYamlRule, loadRuleFile, RuleError, type YamlRuleDoc } from './yaml-rule.js';
 
 /** The rules folder shipped with bootlens. */
@@ -37,6 +39,8 @@ export interface LoadedRules {
   rules: Rule[];
   /** The YAML documents, for `rules test` (examples) and `explain`. */
   docs: Map<string, YamlRuleDoc>;
+  /** The message catalogue the rules read their messages from (the folder's own, else the shipped one). */
+  catalogue: Catalogue;
 }
 
 /** Loads YAML rules from `dir` and the built-in TypeScript rules; ids must be unique. */
@@ -47,6 +51,7 @@ export function loadRules(dir: string = defaultRulesDir()): LoadedRules {
   } catch (err) {
     throw new RuleError(dir, undefined, `cannot read the rules folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  const catalogue = loadCatalogue(catalogueDirOf(dir));
   const docs = new Map<string, YamlRuleDoc>();
   const rules: Rule[] = [];
   const seen = new Map<string, string>();
@@ -62,8 +67,8 @@ export function loadRules(dir: string = defaultRulesDir()): LoadedRules {
     const doc = loaded[i];
     const origin = relative(process.cwd(), file) || file;
     docs.set(doc.id, doc);
-    add(compileYamlRule(doc, origin));
+    add(compileYamlRule(doc, origin, catalogue));
   }
   for (const rule of BUILTIN_RULES) add(rule);
-  return { rules, docs };
+  return { rules, docs, catalogue };
 }

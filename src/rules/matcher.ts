@@ -10,6 +10,8 @@ export { isCatastrophic, regexLiterals } from '../text/regex-source.js';
 export interface MatcherSpec {
   contains?: string;
   regex?: string;
+  /** The regex's flags (`i` for a catalogue form that ignores case). */
+  flags?: string;
   literals?: string[];
 }
 
@@ -78,11 +80,11 @@ export function compileMatcher(spec: MatcherSpec): CompiledMatcher {
   if (spec.regex === undefined) throw new Error('a matcher needs contains or regex');
   let pattern: RegExp;
   try {
-    pattern = new RegExp(spec.regex);
+    pattern = new RegExp(spec.regex, spec.flags);
   } catch (err) {
     throw new Error(`invalid regex /${spec.regex}/: ${(err as Error).message}`);
   }
-  const literals = spec.literals ?? regexLiterals(spec.regex);
+  const literals = spec.literals ?? regexLiterals(spec.regex, spec.flags);
   return {
     literals,
     pattern,

@@ -1,5 +1,6 @@
-// YAML rules: load and validate a file (schema, taxonomy, regexes), then compile it into a
-// Rule whose line filters the reader applies in its single pass.
+// YAML rules: load and validate a file (schema, references), then compile it into a Rule whose
+// line filters the reader applies in its single pass. A rule says where and when to look; what it
+// looks for, and what its findings say, are entries of the message catalogue it names.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ErrorObject } from 'ajv';
@@ -8,9 +9,11 @@ import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
 export { ConfigFileError as RuleError, parseConfigYaml as parseRuleYaml } from '../parsers/config-file.js';
 import type { LineFilter } from '../specs/line-filter.js';
 import { filterId } from '../specs/source-id.js';
-import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
+import { fixedCategory } from '../catalogue/load-catalogue.js';
+import type { Catalogue, CatalogueEntry } from '../catalogue/types.js';
+import { stageIndex } from '../taxonomy.js';
 import { schemaValidator } from '../util/schema.js';
-import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
+import { compileMatcher, type CompiledMatcher } from './matcher.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
 import { matchedLinesOf, resolveSource, sourceAppliesTo, type LogName, type ResourceName, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
@@ -47,15 +50,23 @@ export interface RuleExample {
   expect?: ExampleExpectation;
 }
 
-/** A YAML rule file as written (after schema validation). */
-/** The metadata of RuleMeta (but its origin), plus what YAML rules add. */
-export interface YamlRuleDoc extends Omit<RuleMeta, 'origin'> {
-  sources: RuleSource[];
-  match: { any?: MatcherSpec[]; all?: MatcherSpec[] };
-  exclude?: MatcherSpec[];
-  absent?: MatcherSpec[];
-  when?: { persisted?: string; minCount?: number };
+/** A line matcher of a rule: a message of the catalogue. */
+export interface MessageRef {
   message: string;
+}
+
+/** A YAML rule file as written (after schema validation). */
+export interface YamlRuleDoc {
+  id: string;
+  /** The catalogue entry its findings report (title, stage, category, severity, fix, text); default: `id`. */
+  reports?: string;
+  confidence: RuleMeta['confidence'];
+  status?: RuleMeta['status'];
+  sources: RuleSource[];
+  match: { any?: MessageRef[]; all?: MessageRef[] };
+  exclude?: MessageRef[];
+  absent?: MessageRef[];
+  when?: { persisted?: string; minCount?: number };
   examples?: { positive: RuleExample[]; negative: RuleExample[] };
 }
 
@@ -92,50 +103,73 @@ export function loadRuleFile(file: string): YamlRuleDoc {
   }
   const rule = doc as YamlRuleDoc;
   if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new ConfigFileError(file, at(''), `id '${rule.id}' must equal the file name`);
-  if (!isStageId(rule.stage)) throw new ConfigFileError(file, at(''), `stage '${rule.stage}' is not a taxonomy stage (${STAGES.join(', ')})`);
-  if (!isCategoryId(rule.category)) throw new ConfigFileError(file, at(''), `category '${rule.category}' is not a taxonomy category`);
-  const groups: [string, MatcherSpec[] | undefined][] = [
-    ['match/any', rule.match.any],
-    ['match/all', rule.match.all],
-    ['exclude', rule.exclude],
-    ['absent', rule.absent],
-  ];
-  const captures = new Set<string>(['host', 'count']);
-  for (const [path, specs] of groups) {
-    specs?.forEach((spec, i) => {
-      try {
-        compileMatcher(spec);
-      } catch (err) {
-        throw new ConfigFileError(file, at(`${path}/${i}`), (err as Error).message);
-      }
-      if (spec.regex && isCatastrophic(spec.regex)) throw new ConfigFileError(file, at(`${path}/${i}`), `regex /${spec.regex}/ can backtrack catastrophically`);
-      for (const m of (spec.regex ?? '').matchAll(/\(\?<([A-Za-z_]\w*)>/g)) captures.add(m[1]);
-    });
-  }
-  for (const m of rule.message.matchAll(/\{([A-Za-z_]\w*)\}/g)) {
-    if (!captures.has(m[1])) throw new ConfigFileError(file, at(''), `message placeholder {${m[1]}} names no capture group`);
-  }
   rule.examples?.negative.forEach((ex, i) => {
     if (ex.expect) throw new ConfigFileError(file, at(`examples/negative/${i}/expect`), 'a negative example makes no finding: expect belongs to positive examples');
   });
   return rule;
 }
 
-interface CompiledGroup {
-  matchers: CompiledMatcher[];
+/** The catalogue entry a rule reports, checked: it has a stage, a fixed category and a finding text. */
+function reportedEntry(rule: YamlRuleDoc, origin: string, catalogue: Catalogue): CatalogueEntry & { says: string } {
+  const id = rule.reports ?? rule.id;
+  const entry = catalogue.byId.get(id);
+  if (!entry) throw new ConfigFileError(origin, undefined, `reports '${id}', which is no entry of the message catalogue`);
+  if (!entry.stage) throw new ConfigFileError(origin, undefined, `reports '${id}', a catalogue entry without a stage (${entry.file})`);
+  if (!fixedCategory(entry.category)) throw new ConfigFileError(origin, undefined, `reports '${id}', whose category is not fixed (${entry.file})`);
+  if (!entry.says) throw new ConfigFileError(origin, undefined, `reports '${id}', a catalogue entry without a finding text (says:) (${entry.file})`);
+  return entry as CatalogueEntry & { says: string };
+}
+
+/** The entries a rule's matchers name, checked to exist. */
+function referenced(refs: readonly MessageRef[] | undefined, origin: string, catalogue: Catalogue): CatalogueEntry[] {
+  return (refs ?? []).map((r) => {
+    const e = catalogue.byId.get(r.message);
+    if (!e) throw new ConfigFileError(origin, undefined, `names message '${r.message}', which is no entry of the message catalogue`);
+    return e;
+  });
+}
+
+/** One referenced entry: a matcher (and a filter id) per form, and the entry's own conditions. */
+interface EntryMatcher {
+  entry: CatalogueEntry;
+  forms: CompiledMatcher[];
   ids: string[];
 }
 
-function group(ruleId: string, tag: string, specs: MatcherSpec[] | undefined): CompiledGroup {
-  const matchers = (specs ?? []).map(compileMatcher);
-  return { matchers, ids: matchers.map((_, i) => filterId(ruleId, `${tag}${i}`)) };
+interface CompiledGroup {
+  entries: EntryMatcher[];
+  /** Every form's matcher, for the span of a line a finding is about. */
+  matchers: CompiledMatcher[];
+}
+
+function group(ruleId: string, tag: string, entries: readonly CatalogueEntry[]): CompiledGroup {
+  const out = entries.map((entry, i): EntryMatcher => {
+    const forms = entry.forms.map((f) => compileMatcher({ regex: f.regex.source, flags: f.regex.flags, literals: f.literals }));
+    return { entry, forms, ids: forms.map((_, j) => filterId(ruleId, `${tag}${i}.${j}`)) };
+  });
+  return { entries: out, matchers: out.flatMap((e) => e.forms) };
+}
+
+/** The entry's `when` and `unless`, which its forms alone do not say. */
+function entryHolds(e: CatalogueEntry, text: string): boolean {
+  return (!e.when || e.when.test(text)) && !(e.unless && e.unless.test(text));
+}
+
+/** The captures of the first form of an entry that matches a line, with the entry's conditions kept. */
+function entryTest(m: EntryMatcher, text: string): Record<string, string> | undefined {
+  for (const f of m.forms) {
+    const caps = f.test(text);
+    if (caps) return entryHolds(m.entry, text) ? caps : undefined;
+  }
+  return undefined;
 }
 
 /** Which entries of a group a line matches: by filter ids for streamed lines, by testing otherwise. */
 function hits(line: SourceLine, g: CompiledGroup): number[] {
   const out: number[] = [];
-  g.matchers.forEach((m, i) => {
-    if (line.filterIds ? line.filterIds.includes(g.ids[i]) : m.test(line.text) !== undefined) out.push(i);
+  g.entries.forEach((m, i) => {
+    const hit = line.filterIds ? m.ids.some((id) => line.filterIds?.includes(id)) && entryHolds(m.entry, line.text) : entryTest(m, line.text) !== undefined;
+    if (hit) out.push(i);
   });
   return out;
 }
@@ -171,21 +205,29 @@ export type YamlRule = DeclaredRule;
 /** Logs this short are excerpts (lines someone posted, a unit that barely ran), not a whole history. */
 const EXCERPT_LINES = 50;
 
-/** Compiles a validated rule document into a Rule. */
-export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
-  const match = group(rule.id, 'm', rule.match.any ?? rule.match.all);
-  const exclude = group(rule.id, 'x', rule.exclude);
-  const absent = group(rule.id, 'a', rule.absent);
+/** Compiles a validated rule document into a Rule, its messages and metadata read from the catalogue. */
+export function compileYamlRule(rule: YamlRuleDoc, origin: string, catalogue: Catalogue): YamlRule {
+  const reports = reportedEntry(rule, origin, catalogue);
+  const match = group(rule.id, 'm', referenced(rule.match.any ?? rule.match.all, origin, catalogue));
+  const exclude = group(rule.id, 'x', referenced(rule.exclude, origin, catalogue));
+  const absent = group(rule.id, 'a', referenced(rule.absent, origin, catalogue));
+  const captureNames = new Set(['host', 'count', ...match.entries.flatMap((m) => m.entry.forms.flatMap((f) => [...f.regex.source.matchAll(/\(\?<([A-Za-z_]\w*)>/g)].map((x) => x[1])))]);
+  for (const m of reports.says.matchAll(/\{([A-Za-z_]\w*)\}/g)) {
+    if (!captureNames.has(m[1])) throw new ConfigFileError(origin, undefined, `the finding text of '${reports.id}' names {${m[1]}}, which no form of the rule's messages captures`);
+  }
+  const stage = reports.stage as NonNullable<CatalogueEntry['stage']>;
   const requireAll = rule.match.all !== undefined;
   const persistedMs = rule.when?.persisted ? durationMs(rule.when.persisted) : undefined;
   const minCount = rule.when?.minCount ?? 1;
   const appliesTo = (t: Parameters<LineFilter['appliesTo']>[0]): boolean => rule.sources.some((s) => sourceAppliesTo(s, t));
   const filters: LineFilter[] = [match, exclude, absent].flatMap((g) =>
-    g.matchers.map((m, i): LineFilter => {
-      const f: LineFilter = { id: g.ids[i], appliesTo, literals: m.literals };
-      if (m.pattern) f.pattern = m.pattern;
-      return f;
-    }),
+    g.entries.flatMap((e) =>
+      e.forms.map((m, j): LineFilter => {
+        const f: LineFilter = { id: e.ids[j], appliesTo, literals: m.literals };
+        if (m.pattern) f.pattern = m.pattern;
+        return f;
+      }),
+    ),
   );
 
   function persisted(lines: SourceLine[], instance: SourceInstance, laterStageStart: number | undefined): boolean {
@@ -205,13 +247,13 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
   }
 
   // The lines a streamed log's filters kept for this rule: any other line hits none of its groups.
-  const filterIds = [...match.ids, ...exclude.ids, ...absent.ids];
+  const filterIds = [match, exclude, absent].flatMap((g) => g.entries.flatMap((e) => e.ids));
   const inputs = { anyOf: rule.sources };
   const check = checkWithInputs(inputs, (ctx) => evaluate(rule.sources.flatMap((s) => resolveSource(ctx.bundle, s)), ctx));
 
   function evaluate(instances: SourceInstance[], ctx: RuleContext): Finding[] {
     const laterStart = ctx.timeline.stages
-      .filter((s) => stageIndex(s.id) > stageIndex(rule.stage) && s.start !== undefined)
+      .filter((s) => stageIndex(s.id) > stageIndex(stage) && s.start !== undefined)
       .map((s) => s.start as number)
       .sort((a, b) => a - b)[0];
     const kept: SourceLine[] = [];
@@ -243,15 +285,16 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
     // Records (CSRs, operators, service records) are one each; log lines come in bursts.
     const count = countAttempts(lines.filter((l) => !records.has(l))) + lines.filter((l) => records.has(l)).length;
     if (count < (excerptsOnly ? 1 : minCount)) return [];
-    if (requireAll && covered.size < match.matchers.length) return [];
+    if (requireAll && covered.size < match.entries.length) return [];
     const captures: Record<string, string> = {};
+    // Every form's captures: one line may hold the parts two wordings capture (a config and a file).
     for (const l of lines) {
-      for (const m of match.matchers) Object.assign(captures, m.test(l.text) ?? {});
+      for (const m of match.entries) if (entryHolds(m.entry, l.text)) for (const f of m.forms) Object.assign(captures, f.test(l.text) ?? {});
     }
     const hosts = [...new Set(lines.map((l) => l.host).filter((h): h is string => !!h))];
     const values = { ...captures, host: hosts.join(', ') || 'the bundle', count: String(count) };
     const finding = ctx.finding({
-      message: fill(rule.message, values),
+      message: fill(reports.says, values),
       evidence: pickFolded(foldRepeats(lines)).map((f) => toEvidence(f.line, { repeats: f.repeats, match: matchSpan(f.line.text, match.matchers) })),
       captures: values,
     });
@@ -269,14 +312,14 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string): YamlRule {
     inputs,
     meta: {
       id: rule.id,
-      title: rule.title,
-      stage: rule.stage,
-      category: rule.category,
-      severity: rule.severity,
+      title: reports.title,
+      stage,
+      category: fixedCategory(reports.category) ?? 'unknown',
+      severity: reports.severity,
       confidence: rule.confidence,
-      description: rule.description.trim(),
-      fix: rule.fix,
-      references: rule.references,
+      description: reports.description ?? reports.title,
+      fix: reports.fix,
+      references: reports.references,
       ...(rule.status ? { status: rule.status } : {}),
       origin,
     },

@@ -42,20 +42,28 @@ describe('the message catalogue', () => {
   });
 
   it.each(catalogue.entries.map((e) => [e.id, e] as const))('%s: each example is read as this entry', (_id, e: CatalogueEntry) => {
+    // A program's message competes with the other messages; a library's error with the other
+    // errors of the chain it is in (a message carries its chain's errors: they are no rivals).
+    const isMessage = (x: CatalogueEntry): boolean => x.stage !== undefined || x.role === 'benign' || x.role === 'success';
     for (const x of e.examples) {
       const where = originOf(x.on);
       const reading = classifier.classify(x.line, where);
       expect(reading, x.line).toBeDefined();
-      const decided = reading?.decisive.entry.id;
+      const decided = (isMessage(e) ? reading?.message : reading?.error)?.entry.id;
       if (decided !== e.id) {
         // Another entry decides: only where this one says why, and both name the same category.
         expect(Object.keys(e.overlaps), `${x.line} read as ${decided}`).toContain(decided);
         const own = classifier.hits(x.line, where).find((h) => h.entry.id === e.id);
-        expect(own?.category, x.line).toBe(reading?.category);
+        const theirs = classifier.hits(x.line, where).find((h) => h.entry.id === decided);
+        expect(own?.category, x.line).toBe(theirs?.category);
       }
-      // Any other entry matching the example is one the entry names, with a reason.
-      const others = classifier.hits(x.line, where).map((h) => h.entry.id).filter((id) => id !== e.id);
-      for (const o of others) expect(Object.keys(e.overlaps), `${x.line} also matches ${o}`).toContain(o);
+      // Any rival matching the example is one the entry names, with a reason; a symptom never
+      // rivals a cause (a named cause beats a symptom: the classifier's first rule).
+      const rivals = classifier
+        .hits(x.line, where)
+        .map((h) => h.entry)
+        .filter((o) => o.id !== e.id && isMessage(o) === isMessage(e) && !(e.role === 'cause' && o.role === 'symptom'));
+      for (const o of rivals) expect(Object.keys(e.overlaps), `${x.line} also matches ${o.id}`).toContain(o.id);
     }
   });
 

@@ -9,30 +9,42 @@ import { redactDeep } from '../../src/redact/redact.js';
 import { loadRules } from '../../src/rules/load-rules.js';
 import { bundleFiles, packTar, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 
+/** A catalogue entry for bootkube's etcd retries, which ETCD_RETRY_RULE reports. */
+export const ETCD_RETRY_ENTRY = `program: bootkube.sh
+repository: openshift/installer
+entries:
+  - id: etcd-wait-retrying
+    title: bootkube keeps retrying etcd
+    role: symptom
+    form: 'etcdctl (?<what>failed)\\. Retrying'
+    origin: data/data/bootstrap/files/usr/local/bin/bootkube.sh.template
+    stage: bootstrap-etcd
+    category: etcd-health
+    severity: warning
+    description: bootkube waited for etcd until the end of its log.
+    fix:
+      - Check the etcd container on {host}, e.g. \`sudo crictl ps -a --name etcd\`.
+    references:
+      - https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/bootkube.sh.template
+    says: 'etcdctl {what} {count} times on {host}'
+    examples:
+      - line: 'Nov 22 11:16:01 b bootkube.sh[2507]: etcdctl failed. Retrying in 5 seconds...'
+`;
+
 /** A YAML rule citing bootkube's etcd retries, so evidence carries journal context. */
 export const ETCD_RETRY_RULE = `id: etcd-wait-retrying
-title: bootkube keeps retrying etcd
-stage: bootstrap-etcd
-category: etcd-health
-severity: warning
 confidence: medium
-description: bootkube waited for etcd until the end of its log.
-fix:
-  - Check the etcd container on {host}, e.g. \`sudo crictl ps -a --name etcd\`.
-references:
-  - https://github.com/openshift/installer/blob/master/data/data/bootstrap/files/usr/local/bin/bootkube.sh.template
 sources:
   - journal: bootkube
     host: bootstrap
 match:
   any:
-    - regex: 'etcdctl (?<what>failed)\\. Retrying'
-message: 'etcdctl {what} {count} times on {host}'
+    - message: etcd-wait-retrying
 `;
 
-/** A rules folder with ETCD_RETRY_RULE (the built-in TypeScript rules come along). */
+/** A rules folder with ETCD_RETRY_RULE and its catalogue (the built-in TypeScript rules come along). */
 export function rulesDir(): string {
-  return writeTree(tempDir('bootlens-rules-'), 'rules', { 'bootstrap-etcd/etcd-wait-retrying.yaml': ETCD_RETRY_RULE });
+  return writeTree(tempDir('bootlens-rules-'), 'rules', { 'bootstrap-etcd/etcd-wait-retrying.yaml': ETCD_RETRY_RULE, 'catalogue/bootkube.yaml': ETCD_RETRY_ENTRY });
 }
 
 async function analyze(path: string): Promise<AnalysisResult> {

@@ -11,6 +11,7 @@ import { BUILTIN_RULES } from '../../src/rules/registry.js';
 import { builtinCases, caseCounts, loadRuleCases, missingCases, testRule, testRuleCases, testRuleExamples, type RuleCase } from '../../src/rules/rule-tester.js';
 import { compileYamlRule, loadRuleFile, RuleError } from '../../src/rules/yaml-rule.js';
 import { tempDir, writeTree } from '../support/fixture-bundle.js';
+import { catalogueFile, catalogueOf, rulesFolder } from '../support/rule-catalogue.js';
 
 const { rules, docs } = loadRules();
 
@@ -35,24 +36,33 @@ describe('every registered rule', () => {
   }, 120_000);
 });
 
+const CATALOGUE = catalogueFile(`  - id: co-invalid-config
+    title: The network operator rejects its configuration
+    role: cause
+    form: '(?<reason>InvalidClusterConfig): The cluster configuration is invalid \\((?<detail>[^)]+)\\)'
+    origin: pkg/network/cluster_config.go
+    stage: production-control-plane
+    category: install-config
+    severity: critical
+    description: The network operator says the cluster configuration is invalid.
+    fix:
+      - Fix networking in install-config.yaml.
+    references:
+      - https://github.com/openshift/cluster-network-operator/blob/master/pkg/network/cluster_config.go
+    says: 'The network operator rejects the configuration ({reason}): {detail}'
+    examples:
+      - line: 'network Degraded=True InvalidClusterConfig: The cluster configuration is invalid (CIDRs 10.128.0.0/14 and 10.128.0.0/16 overlap).'
+`, 'cluster-network-operator', 'openshift/cluster-network-operator');
+const catalogue = catalogueOf(CATALOGUE);
+
 const RULE = `id: co-invalid-config
-title: The network operator rejects its configuration
-stage: production-control-plane
-category: install-config
-severity: critical
 confidence: high
-description: The network operator says the cluster configuration is invalid.
-fix:
-  - Fix networking in install-config.yaml.
-references:
-  - https://github.com/openshift/cluster-network-operator/blob/master/pkg/network/cluster_config.go
 sources:
   - resource: clusteroperators
   - log: installer
 match:
   any:
-    - regex: '(?<reason>InvalidClusterConfig): The cluster configuration is invalid \\((?<detail>[^)]+)\\)'
-message: 'The network operator rejects the configuration ({reason}): {detail}'
+    - message: co-invalid-config
 `;
 
 const OPERATOR = (reason: string, message: string): string => `
@@ -66,7 +76,7 @@ const OPERATOR = (reason: string, message: string): string => `
                 - { type: Degraded, status: 'True', reason: ${reason}, message: '${message}' }`;
 
 function ruleFile(text: string): string {
-  const dir = writeTree(tempDir('bootlens-rules-'), 'rules', { 'x/co-invalid-config.yaml': text });
+  const dir = rulesFolder({ 'x/co-invalid-config.yaml': text }, CATALOGUE);
   return join(dir, 'x/co-invalid-config.yaml');
 }
 
@@ -83,11 +93,11 @@ describe('YAML examples', () => {
     - source: resource${OPERATOR('RolloutHung', 'DaemonSet is not making progress')}
 `;
     const doc = loadRuleFile(ruleFile(text));
-    expect(await testRuleExamples(compileYamlRule(doc, 'x'), doc)).toEqual([]);
+    expect(await testRuleExamples(compileYamlRule(doc, 'x', catalogue), doc)).toEqual([]);
 
     const wrong = structuredClone(doc);
     wrong.examples!.positive[0].expect = { message: 'something else', captures: { reason: 'RolloutHung', detail: 'x' }, evidence: ['not in any line'] };
-    const failures = await testRuleExamples(compileYamlRule(wrong, 'x'), wrong);
+    const failures = await testRuleExamples(compileYamlRule(wrong, 'x', catalogue), wrong);
     expect(failures.map((f) => f.reason)).toEqual([
       'message is "The network operator rejects the configuration (InvalidClusterConfig): CIDRs 10.128.0.0/14 and 10.128.0.0/16 overlap", expected "something else"',
       'capture reason is "InvalidClusterConfig", expected "RolloutHung"',
@@ -135,7 +145,7 @@ describe('YAML examples', () => {
       lines: ['[   12.406551] ignition[706]: GET result: OK']
 `;
     const doc = loadRuleFile(ruleFile(text));
-    const failures = await testRuleExamples(compileYamlRule(doc, 'x'), doc);
+    const failures = await testRuleExamples(compileYamlRule(doc, 'x', catalogue), doc);
     expect(failures.map((f) => [f.kind, f.index, f.reason])).toEqual([
       ['negative', 1, 'repeats negative example 1'],
       ['negative', 2, 'the rule reads no serial source'],
@@ -152,9 +162,9 @@ describe('YAML examples', () => {
 `;
     const doc = loadRuleFile(ruleFile(text));
     // An empty List is a resource file with nothing in it: read, not missing.
-    expect(await testRuleExamples(compileYamlRule(doc, 'x'), doc)).toEqual([]);
+    expect(await testRuleExamples(compileYamlRule(doc, 'x', catalogue), doc)).toEqual([]);
     const journal = { ...doc, sources: [{ journal: 'bootkube', host: 'bootstrap' as const }], examples: { positive: doc.examples!.positive, negative: [{ unit: 'kubelet', lines: ['Nov 22 10:00:00 b kubelet.sh[1]: hello'] }] } };
-    const failures = await testRuleExamples(compileYamlRule(journal, 'x'), journal);
+    const failures = await testRuleExamples(compileYamlRule(journal, 'x', catalogue), journal);
     expect(failures.find((f) => f.kind === 'negative')?.reason).toBe('skipped (missing: bootstrap journal bootkube)');
   });
 });

@@ -29,12 +29,12 @@ describe('start-up cache', () => {
     // An edit is a new key, never a stale hit.
     const file = join(dir, 'workers', 'workers-none-ready.yaml');
     const text = readFileSync(file, 'utf8');
-    writeFileSync(file, text.replace(/^title: .*$/m, 'title: Edited title'));
-    expect(loadRules(dir).docs.get('workers-none-ready')?.title).toBe('Edited title');
+    writeFileSync(file, text.replace(/^confidence: .*$/m, 'confidence: low'));
+    expect(loadRules(dir).docs.get('workers-none-ready')?.confidence).toBe('low');
     // A broken file fails the load though a good set of the same files is cached.
-    writeFileSync(file, text.replace(/^stage: .*$/m, 'stage: no-such-stage'));
+    writeFileSync(file, text.replace(/^confidence: .*$/m, 'confidence: no-such-level'));
     expect(() => loadRules(dir)).toThrow(RuleError);
-    expect(() => loadRules(dir)).toThrow(/no-such-stage/);
+    expect(() => loadRules(dir)).toThrow(/confidence: must be one of/);
   });
 
   it('validates with the cached schema code as with a fresh compile', async () => {
