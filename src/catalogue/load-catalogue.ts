@@ -58,7 +58,7 @@ interface EntryDoc {
   collect?: string[];
   healedBy?: string[];
   references?: string[];
-  examples: { line: string; from?: string; on?: string }[];
+  examples?: { line: string; from?: string; on?: string }[];
   overlaps?: Record<string, string>;
 }
 
@@ -130,7 +130,8 @@ export function parseCatalogueText(text: string, shownAs: string): CatalogueEntr
     const path = `/entries/${i}`;
     const line = at(path);
     const flags = e.ignoreCase ? 'i' : '';
-    const formDocs: FormDoc[] = e.forms ?? [{ regex: e.form as string, ...(e.origin ? { origin: e.origin } : {}), ...(e.literals ? { literals: e.literals } : {}) }];
+    // A finding (no form) is what a rule concludes; it matches no line itself.
+    const formDocs: FormDoc[] = e.forms ?? (e.form !== undefined ? [{ regex: e.form, ...(e.origin ? { origin: e.origin } : {}), ...(e.literals ? { literals: e.literals } : {}) }] : []);
     const forms: MessageForm[] = formDocs.map((f, j) => {
       const origin = f.origin ?? e.origin;
       if (!origin) throw new CatalogueError(shownAs, at(`${path}/forms/${j}`), `entry '${e.id}': a form needs an origin (its own or the entry's)`);
@@ -162,7 +163,7 @@ export function parseCatalogueText(text: string, shownAs: string): CatalogueEntr
       collect: e.collect ?? [],
       healedBy: e.healedBy ?? [],
       references: e.references ?? [],
-      examples: e.examples.map((x) => ({ line: x.line, ...(x.from ? { from: x.from } : {}), ...(x.on ? { on: x.on } : {}) })),
+      examples: (e.examples ?? []).map((x) => ({ line: x.line, ...(x.from ? { from: x.from } : {}), ...(x.on ? { on: x.on } : {}) })),
       overlaps: e.overlaps ?? {},
     };
     return entry;

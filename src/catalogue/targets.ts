@@ -27,6 +27,9 @@ const INGRESS_HOST = /^(?:oauth-openshift|console-openshift-console|downloads-op
 /** The kind of an address: a host name or IP and a port, and the URL path when there was one. */
 export function kindOfAddress(host: string, port: number | undefined, path = ''): TargetKind {
   const h = host.toLowerCase();
+  // The host's own service (the bootstrap API on localhost:6443, etcd on 127.0.0.1:2379): nothing
+  // crossed a network, so a refusal says the service is not up.
+  if (h === 'localhost' || h === '::1' || h.startsWith('127.')) return 'local';
   if (port === 2379 || port === 2380 || /^etcd-\d/.test(h)) return 'etcd';
   if (port === 22623 || port === 22624) return 'machine-config-server';
   if (h.startsWith('api-int.')) return 'api-int';

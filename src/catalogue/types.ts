@@ -28,6 +28,7 @@ export const TARGETS = [
   'ingress',
   'service-network',
   'cloud-api',
+  'local',
   'other',
 ] as const;
 export type TargetKind = (typeof TARGETS)[number];
@@ -65,6 +66,7 @@ export interface CatalogueEntry {
   file: string;
   title: string;
   role: MessageRole;
+  /** Its wordings; none for a finding (what a rule concludes from the messages it matches). */
   forms: MessageForm[];
   /** The line must also say this (the operation the error happened in). */
   when?: RegExp;

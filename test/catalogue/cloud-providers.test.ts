@@ -89,7 +89,7 @@ describe("the installer's own checks", () => {
     const r = classifier.classify(line);
     expect(r?.decisive.entry.id).toBe('installer-platform-quota-check');
     expect(r?.category).toBe('cloud-provider');
-    expect(classifier.hits(line).map((h) => h.entry.id)).toContain('install-config-invalid');
+    expect(classifier.hits(line).map((h) => h.entry.id)).toContain('installer-platform-quota-insufficient');
   });
 
   it('reads the EC2 refusals the installer relays from Terraform', () => {
