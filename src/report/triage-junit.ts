@@ -55,7 +55,7 @@ export function renderTriageJunit(records: readonly TriageRecord[]): string {
   const counts = { tests, failures, errors, skipped };
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attrs({ name: 'bootlens triage', ...counts })}>`,
+    `<testsuites${attrs({ name: 'bootlens triage', tests, failures, errors })}>`,
     `  <testsuite${attrs({ name: 'bootlens triage', ...counts, time: '0' })}>`,
     ...records.map(testcase),
     '  </testsuite>',
