@@ -3,7 +3,7 @@
 // where a value is absent, so the lines load into a warehouse table as they are.
 import { createHash } from 'node:crypto';
 import type { AnalysisResult } from '../analysis/analyze.js';
-import type { Evidence } from '../result/types.js';
+import type { Evidence, Finding } from '../result/types.js';
 import { lineTemplate } from '../similarity/line-template.js';
 import { errorWeight } from '../similarity/tokens.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
@@ -83,6 +83,26 @@ export function keyTemplate(evidence: readonly Evidence[]): string {
 const at = (e: Evidence): string => `${e.file}\u0000${e.line ?? ''}\u0000${e.text}`;
 
 /**
+ * The finding the verdict names. A rule may fire more than once (the generic reading once per
+ * unit it read): of its findings, the one of the verdict's category and stage, else of its
+ * category, else of its stage, else the first; never a recovered one.
+ */
+export function rootFinding(result: AnalysisResult): Finding | undefined {
+  const v = result.verdict;
+  let best: Finding | undefined;
+  let bestScore = -1;
+  for (const f of result.findings) {
+    if (f.ruleId !== v.rootCause || f.recovered) continue;
+    const score = (f.category === v.category ? 2 : 0) + (f.stage === v.stage ? 1 : 0);
+    if (score > bestScore) {
+      best = f;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
  * The root cause's own evidence: the lines of the finding the verdict names, less every line
  * a healthy install prints (`benign`) and every line a recovered finding cites (an error a later
  * success healed). Without a named finding, the failed stage's own evidence, unless a finding
@@ -94,7 +114,7 @@ export function causeEvidence(result: AnalysisResult): Evidence[] {
   const healed = new Set(result.findings.filter((f) => f.recovered).flatMap((f) => f.evidence.map(at)));
   const own = (list: readonly Evidence[]): Evidence[] => list.filter((e) => !e.benign && !healed.has(at(e)));
   if (v.rootCause !== null) {
-    const root = result.findings.find((f) => f.ruleId === v.rootCause && !f.recovered);
+    const root = rootFinding(result);
     return root ? own(root.evidence) : [];
   }
   const stage = result.stages.find((s) => s.id === v.stage);
