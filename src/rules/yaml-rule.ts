@@ -34,6 +34,8 @@ export interface RuleExample {
   source?: ExampleSourceKind;
   unit?: string;
   container?: string;
+  /** The host the example's log comes from (default: the source's host, else the bootstrap host). */
+  host?: 'bootstrap' | 'master';
   /** Resource examples: which list (default: the rule's first resource source). */
   resource?: ResourceName;
   /** Service-record examples: which service (default: the rule's first service source). */

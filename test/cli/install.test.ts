@@ -153,6 +153,7 @@ describe('npm install -g of the packed tarball', () => {
     const r = bootlens(tarballPrefix, ['rules', 'test', id], tempDir());
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`✔ ${id}\n`);
     expect(r.stdout).toContain('1 rules passed their cases, 0 failed');
   });
 
