@@ -8,10 +8,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { readBundle } from '../ingest/read-bundle.js';
-import { isCategoryId, isStageId, type CategoryId, type StageId } from '../taxonomy.js';
+import { CATEGORIES, isCategoryId, isStageId, STAGES, type CategoryId, type StageId } from '../taxonomy.js';
 import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
 import { schemaValidator } from '../util/schema.js';
 import { runRules } from './engine.js';
+import { explainSchemaError } from './schema-errors.js';
 import { builtinCasesFile } from './registry.js';
 import { describeSource, examplePath, exampleSource, globToRegExp, sourceAppliesTo, type RuleSource } from './sources.js';
 import type { Finding, Rule, RuleStatus } from './types.js';
@@ -224,14 +225,19 @@ export function loadRuleCases(file: string): RuleCase[] {
   const validate = schemaValidator('rule-cases.schema.json');
   if (!validate(doc.value)) {
     const err = validate.errors?.[0];
-    const at = err?.instancePath ?? '';
-    throw new RuleError(file, doc.lineAt(at), `${at || '(top)'}: ${err?.message ?? 'invalid cases'}`);
+    if (!err) throw new RuleError(file, undefined, 'invalid cases');
+    const { pointer, message } = explainSchemaError('rule-cases.schema.json', doc.value, err);
+    throw new RuleError(file, doc.lineAt(pointer) ?? doc.lineAt(err.instancePath), message);
   }
   const cases = doc.value as RuleCase[];
   cases.forEach((c, i) => {
     const at = (field: string): number | undefined => doc.lineAt(`/${i}/expect/${field}`);
-    if (c.expect.stage !== undefined && !isStageId(c.expect.stage)) throw new RuleError(file, at('stage'), `stage '${c.expect.stage}' is not a taxonomy stage`);
-    if (c.expect.category !== undefined && !isCategoryId(c.expect.category)) throw new RuleError(file, at('category'), `category '${c.expect.category}' is not a taxonomy category`);
+    if (c.expect.stage !== undefined && !isStageId(c.expect.stage)) {
+      throw new RuleError(file, at('stage'), `[${i}].expect.stage: '${c.expect.stage}' is not a taxonomy stage (valid: ${STAGES.join(', ')})`);
+    }
+    if (c.expect.category !== undefined && !isCategoryId(c.expect.category)) {
+      throw new RuleError(file, at('category'), `[${i}].expect.category: '${c.expect.category}' is not a taxonomy category (valid: ${CATEGORIES.join(', ')})`);
+    }
     if (!c.expect.fires && (c.expect.stage ?? c.expect.category ?? c.expect.message) !== undefined) {
       throw new RuleError(file, at('fires'), 'a case that does not fire has no stage, category or message to expect');
     }

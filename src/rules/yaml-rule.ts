@@ -2,14 +2,14 @@
 // Rule whose line filters the reader applies in its single pass.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ErrorObject } from 'ajv';
 import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
 
 export { ConfigFileError as RuleError, parseConfigYaml as parseRuleYaml } from '../parsers/config-file.js';
 import type { LineFilter } from '../specs/line-filter.js';
 import { filterId } from '../specs/source-id.js';
-import { isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
+import { CATEGORIES, isCategoryId, isStageId, stageIndex, STAGES } from '../taxonomy.js';
 import { schemaValidator } from '../util/schema.js';
+import { explainSchemaError } from './schema-errors.js';
 import { compileMatcher, isCatastrophic, type CompiledMatcher, type MatcherSpec } from './matcher.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
@@ -61,21 +61,6 @@ export interface YamlRuleDoc extends Omit<RuleMeta, 'origin'> {
   examples?: { positive: RuleExample[]; negative: RuleExample[] };
 }
 
-
-function describeAjv(e: ErrorObject): string {
-  const at = e.instancePath || '(top)';
-  // Examples: what a resource or service example gives (json:) and what a log example gives (lines:).
-  const missing = e.keyword === 'required' ? String(e.params.missingProperty) : undefined;
-  if ((e.keyword === 'false schema' && at.endsWith('/lines')) || missing === 'json') {
-    return `${at.replace(/\/lines$/, '')}: resource and service examples give the List or the record array as json:, read by the real parser, not lines:`;
-  }
-  if ((e.keyword === 'false schema' && at.endsWith('/json')) || missing === 'lines') return `${at.replace(/\/json$/, '')}: log examples give lines:, not json:`;
-  if (e.keyword === 'false schema') return `${at}: not allowed here`;
-  if (e.keyword === 'additionalProperties') return `${at}: unknown field '${String(e.params.additionalProperty)}'`;
-  if (e.keyword === 'enum') return `${at}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
-  return `${at}: ${e.message ?? 'invalid'}`;
-}
-
 function durationMs(text: string): number {
   const n = Number(text.slice(0, -1));
   return n * (text.endsWith('h') ? 3_600_000 : text.endsWith('m') ? 60_000 : 1000);
@@ -90,12 +75,14 @@ export function loadRuleFile(file: string): YamlRuleDoc {
   const validate = schemaValidator('rule.schema.json');
   if (!validate(doc)) {
     const err = validate.errors?.[0];
-    throw new ConfigFileError(file, err ? at(err.instancePath) : undefined, err ? describeAjv(err) : 'invalid rule');
+    if (!err) throw new ConfigFileError(file, undefined, 'invalid rule');
+    const { pointer, message } = explainSchemaError('rule.schema.json', doc, err);
+    throw new ConfigFileError(file, at(pointer) ?? at(err.instancePath), message);
   }
   const rule = doc as YamlRuleDoc;
-  if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new ConfigFileError(file, at(''), `id '${rule.id}' must equal the file name`);
-  if (!isStageId(rule.stage)) throw new ConfigFileError(file, at(''), `stage '${rule.stage}' is not a taxonomy stage (${STAGES.join(', ')})`);
-  if (!isCategoryId(rule.category)) throw new ConfigFileError(file, at(''), `category '${rule.category}' is not a taxonomy category`);
+  if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new ConfigFileError(file, at('/id'), `id: '${rule.id}' must equal the file name`);
+  if (!isStageId(rule.stage)) throw new ConfigFileError(file, at('/stage'), `stage: '${rule.stage}' is not a taxonomy stage (valid: ${STAGES.join(', ')})`);
+  if (!isCategoryId(rule.category)) throw new ConfigFileError(file, at('/category'), `category: '${rule.category}' is not a taxonomy category (valid: ${CATEGORIES.join(', ')})`);
   const groups: [string, MatcherSpec[] | undefined][] = [
     ['match/any', rule.match.any],
     ['match/all', rule.match.all],

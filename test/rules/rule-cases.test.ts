@@ -106,11 +106,15 @@ describe('YAML examples', () => {
       lines: ['time="2026-11-22T11:18:00Z" level=info msg="Cluster operator network Available is True with AsExpected: "']
 `;
     expect(() => loadRuleFile(ruleFile(lines))).toThrow(RuleError);
-    expect(() => loadRuleFile(ruleFile(lines))).toThrow(/:\d+: \/examples\/positive\/0: resource and service examples give the List or the record array as json:, read by the real parser, not lines:$/);
+    expect(() => loadRuleFile(ruleFile(lines))).toThrow(/:\d+: examples\.positive\[0\]: a resource or service example gives the List or the record array as json:, read by the real parser, not lines:$/);
     const json = lines
       .replace("    - source: resource\n      lines: ['network", "    - source: installer\n      lines: ['network")
       .replace("    - source: installer\n      lines: ['time", "    - source: installer\n      json: { a: 1 }\n      lines: ['time");
-    expect(() => loadRuleFile(ruleFile(json))).toThrow(/:\d+: \/examples\/negative\/0: log examples give lines:, not json:$/);
+    expect(() => loadRuleFile(ruleFile(json))).toThrow(/:\d+: examples\.negative\[0\]: a log example gives its lines as lines:, not json:$/);
+    // A misspelled lines: is an unknown field, with the valid ones; never "give lines:, not json:".
+    expect(() => loadRuleFile(ruleFile(json.replace("      json: { a: 1 }\n      lines: ['time", "      line: ['time")))).toThrow(
+      /:\d+: examples\.negative\[0\]: unknown field 'line' \(valid fields: source, unit, container, host, resource, service, note, lines, json, expect\)$/,
+    );
     const negativeExpect = `${RULE}examples:
   positive:
     - source: installer
@@ -193,9 +197,9 @@ describe('TypeScript rule cases', () => {
     };
     const ok = "- name: one\n  files: { gather.log: 'x' }\n  expect: { fires: true }\n- name: two\n  files: { gather.log: 'y' }\n  expect: { fires: false }\n";
     expect(loadRuleCases(file(ok))).toHaveLength(2);
-    expect(() => loadRuleCases(file(ok.replace('gather.log', '../../etc/passwd')))).toThrow(/:2: \/0\/files: must match pattern/);
+    expect(() => loadRuleCases(file(ok.replace('gather.log', '../../etc/passwd')))).toThrow(/:2: \[0\]\.files: unknown field '\.\.\/\.\.\/etc\/passwd' \(valid fields: |:2: \[0\]\.files: /);
     expect(() => loadRuleCases(file(ok.replace('{ fires: false }', '{ fires: false, stage: render }')))).toThrow(/:6: a case that does not fire has no stage, category or message to expect/);
-    expect(() => loadRuleCases(file(ok.replace('{ fires: true }', '{ fires: true, category: dnss }')))).toThrow(/category 'dnss' is not a taxonomy category/);
+    expect(() => loadRuleCases(file(ok.replace('{ fires: true }', '{ fires: true, category: dnss }')))).toThrow(/\[0\]\.expect\.category: 'dnss' is not a taxonomy category \(valid: registry-auth, /);
   });
 });
 

@@ -106,13 +106,17 @@ describe('YAML rules', () => {
 
   it('rejects bad rule files with the file, the line and the reason', () => {
     const cases: [string, RegExp][] = [
-      [RULE.replace('stage: bootstrap-etcd', 'stage: bootstrap'), /stage 'bootstrap' is not a taxonomy stage/],
-      [RULE.replace('severity: error', 'severity: fatal'), /:5: \/severity: must be one of critical, error, warning, info/],
+      // The line of the field, and the valid ids from the taxonomy.
+      [RULE.replace('stage: bootstrap-etcd', 'stage: bootstrap'), /:3: stage: 'bootstrap' is not a taxonomy stage \(valid: release-image, node-runtime, .*, cluster-operators\)$/],
+      [RULE.replace('category: etcd-health', 'category: etcd'), /:4: category: 'etcd' is not a taxonomy category \(valid: registry-auth, .*, etcd-health, .*, unknown\)$/],
+      [RULE.replace('severity: error', 'severity: fatal'), /:5: severity: 'fatal' is not one of critical, error, warning, info$/],
       [RULE.replace("regex: 'etcdctl (?<what>failed)\\. Retrying'", "regex: '(a+)+b'"), /:17: regex .* can backtrack catastrophically/],
       [RULE.replace("regex: 'etcdctl (?<what>failed)\\. Retrying'", "regex: 'etcdctl ('"), /invalid regex/],
       [RULE.replace('{count} times', '{image} times'), /placeholder \{image\} names no capture group/],
-      [RULE.replace('title: bootkube', 'titel: bootkube'), /unknown field 'titel'|must have required property 'title'/],
-      [RULE.replace('references:\n  - https', 'references:\n  - ftp'), /references\/0/],
+      [RULE.replace('title: bootkube', 'titel: bootkube'), /:2: the file: unknown field 'titel' \(valid fields: id, title, stage, .*\)$/],
+      [RULE.replace('references:\n  - https', 'references:\n  - ftp'), /references\[0\]: /],
+      // A misspelled source key is named as such, with the valid keys (not "must have required property 'journal'").
+      [RULE.replace(/  - journal: /, '  - jurnal: '), /: sources\[0\]: unknown field 'jurnal' \(valid fields: journal, unit-status, container, log, service, stage, resource, host\)$/],
       ['id: [unclosed\nx: 1\n', /:\d+: YAML: /],
     ];
     for (const [text, expected] of cases) {
@@ -125,7 +129,7 @@ describe('YAML rules', () => {
     const dir = tempDir('bootlens-bad-');
     const misnamed = join(dir, 'other-name.yaml');
     writeFileSync(misnamed, RULE);
-    expect(() => loadRuleFile(misnamed)).toThrow(/id 'etcd-wait-retrying' must equal the file name/);
+    expect(() => loadRuleFile(misnamed)).toThrow(/:1: id: 'etcd-wait-retrying' must equal the file name/);
   });
 });
 
