@@ -110,7 +110,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (bundle: string, o: { id: string; title: string; stage: string; category: string; fix: string[]; reference: string[]; rule?: string; out?: string; force?: boolean; healthy?: string[] }) => {
       const { runKbAdd } = await import('./kb-command.js');
       const r = await runKbAdd({ bundle, id: o.id, title: o.title, stage: o.stage, category: o.category, fix: o.fix, references: o.reference, ...(o.rule ? { rule: o.rule } : {}), ...(o.out ? { out: o.out } : {}), ...(o.force ? { force: true } : {}), ...(o.healthy ? { healthy: o.healthy } : {}) });
-      await writeStdout(`wrote ${termText(r.file)}\n`);
+      await writeStdout(`wrote ${termText(r.file)}: ${r.entry.lines.length} line${r.entry.lines.length === 1 ? '' : 's'} from ${termText(r.basis)}\n`);
       setExit(0);
     });
   kb.command('check')

@@ -3,7 +3,8 @@
 // where a value is absent, so the lines load into a warehouse table as they are.
 import { createHash } from 'node:crypto';
 import type { AnalysisResult } from '../analysis/analyze.js';
-import type { Evidence, Finding } from '../result/types.js';
+import { rootFinding } from '../result/root-finding.js';
+import type { Evidence } from '../result/types.js';
 import { lineTemplate } from '../similarity/line-template.js';
 import { errorWeight } from '../similarity/tokens.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
@@ -81,26 +82,6 @@ export function keyTemplate(evidence: readonly Evidence[]): string {
 }
 
 const at = (e: Evidence): string => `${e.file}\u0000${e.line ?? ''}\u0000${e.text}`;
-
-/**
- * The finding the verdict names. A rule may fire more than once (the generic reading once per
- * unit it read): of its findings, the one of the verdict's category and stage, else of its
- * category, else of its stage, else the first; never a recovered one.
- */
-export function rootFinding(result: AnalysisResult): Finding | undefined {
-  const v = result.verdict;
-  let best: Finding | undefined;
-  let bestScore = -1;
-  for (const f of result.findings) {
-    if (f.ruleId !== v.rootCause || f.recovered) continue;
-    const score = (f.category === v.category ? 2 : 0) + (f.stage === v.stage ? 1 : 0);
-    if (score > bestScore) {
-      best = f;
-      bestScore = score;
-    }
-  }
-  return best;
-}
 
 /**
  * The root cause's own evidence: the lines of the finding the verdict names, less every line
