@@ -55,7 +55,7 @@ function valueAt(data: unknown, path: readonly string[]): unknown {
 /** A JSON pointer as a YAML author reads it: `/examples/positive/0` → `examples.positive[0]`. */
 export function fieldName(pointer: string): string {
   const segs = pointer.split('/').slice(1);
-  if (segs.length === 0) return 'the file';
+  if (segs.length === 0) return '';
   return segs.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : `${i === 0 ? '' : '.'}${s}`)).join('');
 }
 
@@ -85,7 +85,9 @@ export function explainSchemaError(file: string, data: unknown, e: ErrorObject):
     node = nodeAt(root, path);
     value = valueAt(data, path);
   }
-  const field = fieldName(pointer === '/' ? '' : pointer);
+  const name = fieldName(pointer === '/' ? '' : pointer);
+  // The top level has no field name: the message speaks for itself there.
+  const field = name || 'top level';
   if (node && value !== null && typeof value === 'object' && !Array.isArray(value) && node.properties && node.additionalProperties === false) {
     const known = Object.keys(node.properties);
     const unknown = Object.keys(value).filter((k) => !known.includes(k));

@@ -113,7 +113,7 @@ describe('YAML rules', () => {
       [RULE.replace("regex: 'etcdctl (?<what>failed)\\. Retrying'", "regex: '(a+)+b'"), /:17: regex .* can backtrack catastrophically/],
       [RULE.replace("regex: 'etcdctl (?<what>failed)\\. Retrying'", "regex: 'etcdctl ('"), /invalid regex/],
       [RULE.replace('{count} times', '{image} times'), /placeholder \{image\} names no capture group/],
-      [RULE.replace('title: bootkube', 'titel: bootkube'), /:2: the file: unknown field 'titel' \(valid fields: id, title, stage, .*\)$/],
+      [RULE.replace('title: bootkube', 'titel: bootkube'), /:2: top level: unknown field 'titel' \(valid fields: id, title, stage, .*\)$/],
       [RULE.replace('references:\n  - https', 'references:\n  - ftp'), /references\[0\]: /],
       // A misspelled source key is named as such, with the valid keys (not "must have required property 'journal'").
       [RULE.replace(/  - journal: /, '  - jurnal: '), /: sources\[0\]: unknown field 'jurnal' \(valid fields: journal, unit-status, container, log, service, stage, resource, host\)$/],

@@ -57,5 +57,10 @@ describe('case folders at every depth', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/is an empty folder: no log bundle in it \(looked for /);
+    // With the installer's log named beside it, there is something to read.
+    const log = join(writeTree(tempDir(), 'logs', { 'install.log': BUILD_LOG }), 'install.log');
+    const withLog = spawnSync(process.execPath, [join(process.cwd(), 'dist/src/cli/main.js'), 'analyze', tempDir(), '--install-log', log], { encoding: 'utf8' });
+    expect(withLog.stderr).toBe('');
+    expect(withLog.status).toBe(1);
   });
 });
