@@ -18,8 +18,9 @@ function headline(r: TriageRecord): string {
 function body(r: TriageRecord): string {
   const v = r.verdict;
   const lines: string[] = [];
-  if (v?.summary) lines.push(flatText(v.summary, 4000), '');
+  if (v) lines.push(headline(r));
   if (r.signature && v?.status === 'failed') lines.push(`signature ${r.signature.id}: ${flatText(r.signature.template || '(no evidence line)', 1000)}`);
+  if (r.evidence && r.evidence.length > 0) lines.push('evidence (the root cause\'s own lines):');
   for (const e of r.evidence ?? []) {
     const where = `${e.file}${e.line !== null ? `:${e.line}` : ''}${e.host ? ` (${e.host})` : ''}`;
     lines.push(`  ${flatText(where, 500)}`, `    ${flatText(e.text, 2000)}`);

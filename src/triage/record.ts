@@ -30,7 +30,7 @@ export interface RecordEvidence {
   text: string;
 }
 
-export type RecordVerdict = Pick<AnalysisResult['verdict'], 'status' | 'stage' | 'category' | 'confidence' | 'rootCause' | 'ciFailureMode' | 'summary'> & {
+export type RecordVerdict = Pick<AnalysisResult['verdict'], 'status' | 'stage' | 'category' | 'confidence' | 'rootCause' | 'ciFailureMode'> & {
   knownIssue: string | null;
 };
 
@@ -116,9 +116,17 @@ export function signatureOf(result: AnalysisResult, evidence: readonly Evidence[
   return { id: hash([v.stage ?? '', v.category ?? '', v.rootCause ?? '', template]), stage: v.stage, category: v.category, ruleId: v.rootCause, template };
 }
 
-/** Lines of evidence a record keeps, and how much of each. */
-const EVIDENCE_LINES = 5;
-const EVIDENCE_CHARS = 2000;
+/**
+ * Lines of evidence a record keeps, and how much of each: enough for a CI dashboard's failure
+ * body, while a record stays near 1-2 KB (fleets merge 100k of them; the verdict's summary
+ * paragraph would double that and is left to `analyze`).
+ */
+const EVIDENCE_LINES = 3;
+const EVIDENCE_CHARS = 500;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 /** The triage record of one analyzed bundle. */
 export function recordOf(path: string, result: AnalysisResult): TriageRecord {
@@ -139,13 +147,12 @@ export function recordOf(path: string, result: AnalysisResult): TriageRecord {
       rootCause: v.rootCause,
       ciFailureMode: v.ciFailureMode,
       knownIssue: v.knownIssue ?? null,
-      summary: v.summary,
     },
     similar: result.similar.length > 0 ? result.similar.map((s) => s.id) : null,
     signature: signatureOf(result, evidence),
     evidence:
       evidence.length > 0
-        ? evidence.slice(0, EVIDENCE_LINES).map((e) => ({ file: e.file, line: e.line ?? null, host: e.host ?? null, text: e.text.slice(0, EVIDENCE_CHARS) }))
+        ? evidence.slice(0, EVIDENCE_LINES).map((e) => ({ file: e.file, line: e.line ?? null, host: e.host ?? null, text: cut(e.text, EVIDENCE_CHARS) }))
         : null,
     findings: [...new Set(result.findings.map((f) => f.ruleId))],
     problems: result.problems.length,

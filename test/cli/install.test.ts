@@ -77,7 +77,8 @@ beforeAll(() => {
   } catch (err) {
     linkInstallError = err as Error;
   }
-});
+  // npm pack of 33 MB and two installs: a minute on a busy two-core machine.
+}, 240_000);
 
 describe('npm pack', () => {
   it('asks for nothing it does not bundle: no optional package whose install script downloads', () => {

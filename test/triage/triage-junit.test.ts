@@ -56,7 +56,8 @@ describe('triage JUnit', () => {
     const failure = findAll(release, 'failure')[0];
     expect(failure.attrs.message).toMatch(/^FAILED at release-image \(registry-auth, confidence 0\.\d+, rule release-image-service-failed\)$/);
     expect(failure.attrs.type).toBe('registry-auth');
-    expect(failure.text).toMatch(/^The installation .* at stage release-image/);
+    expect(failure.text.split('\n')[0]).toBe(failure.attrs.message);
+    expect(failure.text).toMatch(/\nsignature [0-9a-f]{12}: Error: reading manifest /);
     expect(failure.text).toContain('bootstrap/services/release-image.json');
     expect(failure.text).toContain('unauthorized: authentication required');
     // Log text stays text, and the token never reaches the report.
