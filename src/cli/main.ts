@@ -70,7 +70,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--jsonl <file>', 'write one JSON line per bundle')
     .option('--merge', 'combine JSON-lines files from earlier or sharded runs instead of analyzing')
     .option('--shard <i/n>', 'analyze only shard i of n (0-based; by a hash of each case name), e.g. $JOB_COMPLETION_INDEX/8')
-    .addOption(new Option('-f, --format <format>', 'summary format').choices(['text', 'md', 'json', 'html']).default('text'))
+    .addOption(new Option('-f, --format <format>', 'summary format (junit: a test case per case)').choices(['text', 'md', 'json', 'html', 'junit']).default('text'))
     .option('-o, --output <file>', 'write the summary there instead of stdout')
     .option('--rules <dir>', 'rules folder')
     .option('--width <columns>', 'fit text to this many columns (default: COLUMNS or the terminal)')
@@ -110,7 +110,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (bundle: string, o: { id: string; title: string; stage: string; category: string; fix: string[]; reference: string[]; rule?: string; out?: string; force?: boolean; healthy?: string[] }) => {
       const { runKbAdd } = await import('./kb-command.js');
       const r = await runKbAdd({ bundle, id: o.id, title: o.title, stage: o.stage, category: o.category, fix: o.fix, references: o.reference, ...(o.rule ? { rule: o.rule } : {}), ...(o.out ? { out: o.out } : {}), ...(o.force ? { force: true } : {}), ...(o.healthy ? { healthy: o.healthy } : {}) });
-      await writeStdout(`wrote ${termText(r.file)}\n`);
+      await writeStdout(`wrote ${termText(r.file)}: ${r.entry.lines.length} line${r.entry.lines.length === 1 ? '' : 's'} from ${termText(r.basis)}\n`);
       setExit(0);
     });
   kb.command('check')

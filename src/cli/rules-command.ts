@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import Table from 'cli-table3';
 import { defaultRulesDir, loadRules, ruleFiles } from '../rules/load-rules.js';
 import { BUILTIN_RULES, builtinCasesFile } from '../rules/registry.js';
-import { builtinCases, caseCounts, duplicateExamples, missingCases, testRule, type CaseFailure } from '../rules/rule-tester.js';
+import { builtinCases, caseCounts, duplicateExamples, missingCases, testRuleReport, type RuleTestReport } from '../rules/rule-tester.js';
 import { checkRegexLinear, type RegexVerdict } from '../rules/matcher.js';
 import { catalogueDirOf, loadCatalogue } from '../catalogue/load-catalogue.js';
 import type { Catalogue } from '../catalogue/types.js';
@@ -131,9 +131,17 @@ function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-function describeFailure(f: CaseFailure): string {
-  if (f.kind === 'rule') return `✖ ${f.ruleId}: ${f.reason}`;
-  return f.name !== undefined ? `✖ ${f.ruleId}: case ${f.index + 1} (${f.name}): ${f.reason}` : `✖ ${f.ruleId}: ${f.kind} example ${f.index + 1}: ${f.reason}`;
+/** A rule's cases, one line each with its name, and what failed: the rule's own problems first. */
+function describeRule(ruleId: string, report: RuleTestReport): string[] {
+  const out = [`${report.failures.length === 0 ? '✔' : '✖'} ${ruleId}`];
+  for (const f of report.failures.filter((x) => x.kind === 'rule')) out.push(`  ✖ ${oneLine(f.reason)}`);
+  for (const c of report.cases) {
+    const mine = report.failures.filter((f) => f.kind === c.kind && f.index === c.index);
+    const label = `${c.kind} ${c.index + 1}: ${oneLine(c.name)}`;
+    if (mine.length === 0) out.push(`  ✔ ${label}`);
+    else out.push(`  ✖ ${label}`, ...mine.map((f) => `      ${oneLine(f.reason)}`));
+  }
+  return out;
 }
 
 /** Runs every rule (or one) on its cases: YAML rules on their examples, TypeScript rules on their cases files. */
@@ -143,16 +151,16 @@ export async function runRulesTest(dir: string | undefined, only: string | undef
   const lines: string[] = [];
   let failed = 0;
   let passed = 0;
+  let caseCount = 0;
   for (const rule of rules) {
     if (only !== undefined && rule.meta.id !== only) continue;
-    const failures = await testRule(rule, docs.get(rule.meta.id));
-    if (failures.length === 0) {
-      passed++;
-      continue;
-    }
-    failed++;
-    lines.push(...failures.map(describeFailure));
+    const report = await testRuleReport(rule, docs.get(rule.meta.id));
+    caseCount += report.cases.length;
+    if (report.failures.length === 0) passed++;
+    else failed++;
+    lines.push(...describeRule(rule.meta.id, report));
   }
+  lines.push(`${caseCount} cases of ${passed + failed} rules`);
   lines.push(`${passed} rules passed their cases, ${failed} failed`);
   await emit(`${lines.join('\n')}\n`, undefined);
   return failed === 0 ? EXIT_OK : EXIT_FAILURE_FOUND;

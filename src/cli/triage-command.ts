@@ -4,8 +4,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { redactDeep } from '../redact/redact.js';
 import { flatText, termText } from '../report/escape.js';
 import { renderTriageHtml } from '../report/triage-html.js';
+import { renderTriageJunit } from '../report/triage-junit.js';
 import { renderTriageMarkdown, renderTriageText } from '../report/triage-text.js';
-import { collectCases, inShard, type TriageCase } from '../triage/collect.js';
+import { collectCases, inShard, NoCasesError, type TriageCase } from '../triage/collect.js';
 import { analyzeMany } from '../triage/pool.js';
 import { parseRecords, type TriageRecord } from '../triage/record.js';
 import { summarize } from '../triage/summary.js';
@@ -76,8 +77,9 @@ export async function runTriage(args: string[], opts: TriageCliOptions): Promise
     const similarity = similarityOptionsFrom(opts);
     const shard = shardOf(opts.shard);
     const jobs = jobsOf(opts.jobs);
-    const found = await collectCases(args);
-    if (found.cases.length === 0) throw new UsageError('no bundles found in the given folders');
+    const found = await collectCases(args).catch((err: unknown) => {
+      throw err instanceof NoCasesError ? new UsageError(err.message) : err;
+    });
     if (found.ignored.length > 0) {
       const shown = flatText(found.ignored.slice(0, 5).join(', '), 300);
       process.stderr.write(`bootlens: ${found.ignored.length} file(s) that are no bundle were not read: ${shown}${found.ignored.length > 5 ? ', …' : ''}\n`);
@@ -106,7 +108,9 @@ export async function runTriage(args: string[], opts: TriageCliOptions): Promise
         ? renderTriageMarkdown(summary)
         : opts.format === 'html'
           ? renderTriageHtml(summary, records, { version: VERSION })
-          : renderTriageText(summary, width);
+          : opts.format === 'junit'
+            ? renderTriageJunit(records)
+            : renderTriageText(summary, width);
   await emit(text, opts.output);
   return summary.failed > 0 ? EXIT_FAILURE_FOUND : EXIT_OK;
 }

@@ -1,9 +1,12 @@
-// `bootlens diff <good> <bad>`: what changed between a good and a bad bundle: stages whose
-// status differs, log templates only the bad one has, operator conditions that changed.
+// `bootlens diff <good> <bad>`: what changed between a good and a bad bundle, outcome first: the
+// verdicts, stages whose status differs, findings only one has, operator conditions that changed
+// value; conditions present in one bundle only are counted apart (a bundle gathered earlier lacks
+// most of them: that is no change); then the log templates only the bad one has.
 import { readAndAnalyze, type AnalysisResult } from '../analysis/analyze.js';
 import type { Bundle } from '../model/types.js';
 import type { Rule } from '../rules/types.js';
 import type { StageStatus } from '../timeline/types.js';
+import { errorWeight } from '../similarity/tokens.js';
 import { TemplateCounter, type TemplateStat } from './template-counter.js';
 
 export interface BundleDiff {
@@ -13,11 +16,25 @@ export interface BundleDiff {
   /** Templates in the bad bundle only, error-like first, then by count. */
   newTemplates: TemplateStat[];
   newTemplatesTotal: number;
-  operators: { operator: string; condition: string; good?: string; bad?: string; message?: string }[];
+  /** Conditions present in both bundles whose value changed. */
+  operators: ConditionChange[];
+  /** Conditions present in one bundle only (`True → -`): listed here, only counted in text. */
+  conditionsInOne: ConditionChange[];
   findings: { onlyGood: string[]; onlyBad: string[] };
 }
 
-const ERROR_LIKE = /error|fail|refused|timeout|timed out|denied|unable|cannot|invalid|x509|panic|fatal|unhealthy|no such host/i;
+export interface ConditionChange {
+  operator: string;
+  condition: string;
+  good?: string;
+  bad?: string;
+  message?: string;
+}
+
+/** Error-like, as the similarity templater weighs a template (the one place that decides it). */
+function errorLike(template: string): boolean {
+  return errorWeight(template, undefined) >= 0.5;
+}
 const MAX_NEW = 40;
 
 function conditions(bundle: Bundle): Map<string, { status: string; message?: string }> {
@@ -40,21 +57,22 @@ export async function diffBundles(goodPath: string, badPath: string, rules: read
     .filter((s) => s.good !== s.bad);
 
   const fresh = [...badCounter.templates.values()].filter((t) => !goodCounter.templates.has(t.template));
-  fresh.sort((a, b) => Number(ERROR_LIKE.test(b.template)) - Number(ERROR_LIKE.test(a.template)) || b.count - a.count || a.template.localeCompare(b.template));
+  fresh.sort((a, b) => Number(errorLike(b.template)) - Number(errorLike(a.template)) || b.count - a.count || a.template.localeCompare(b.template));
 
   const before = conditions(good.bundle);
   const after = conditions(bad.bundle);
-  const operators: BundleDiff['operators'] = [];
+  const operators: ConditionChange[] = [];
+  const conditionsInOne: ConditionChange[] = [];
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const [operator, condition] = key.split('\u0000');
     const g = before.get(key);
     const b = after.get(key);
     if (g?.status === b?.status) continue;
-    const row: BundleDiff['operators'][number] = { operator, condition };
+    const row: ConditionChange = { operator, condition };
     if (g) row.good = g.status;
     if (b) row.bad = b.status;
     if (b?.message) row.message = b.message;
-    operators.push(row);
+    (g && b ? operators : conditionsInOne).push(row);
   }
   const goodRules = new Set(good.result.findings.map((f) => f.ruleId));
   const badRules = new Set(bad.result.findings.map((f) => f.ruleId));
@@ -65,6 +83,7 @@ export async function diffBundles(goodPath: string, badPath: string, rules: read
     newTemplates: fresh.slice(0, MAX_NEW),
     newTemplatesTotal: fresh.length,
     operators,
+    conditionsInOne,
     findings: { onlyGood: [...goodRules].filter((r) => !badRules.has(r)).sort(), onlyBad: [...badRules].filter((r) => !goodRules.has(r)).sort() },
   };
 }

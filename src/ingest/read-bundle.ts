@@ -419,8 +419,13 @@ export async function readBundle(inputPath: string, options: ReadOptions = {}): 
   const walk = await walkBundle(inputPath, (f) => router.file(f), router.report, limits, options.onProgress, sniffInstallerOutput);
   let entries = walk.entries;
   let bytes = walk.bytes;
+  if (walk.entries === 0 && walk.format === 'directory' && !options.installLog) {
+    // An empty folder is a mistyped path far more often than a bundle (a CI job passing on it
+    // would hide the failure it was meant to triage).
+    throw new InputError(`${inputPath} is an empty folder: no log bundle in it (looked for a .tar.gz, .tar or .zip bundle, an unpacked bundle with bootstrap/, control-plane/, resources/ or gather.log, or the installer's output)`);
+  }
   if (walk.entries === 0 && walk.format !== 'file') {
-    // An archive or folder holding nothing: a bundle of nothing, read as such.
+    // An archive holding nothing (an end-of-archive marker alone): a bundle of nothing, read as such.
     router.report({ kind: 'empty', file: basename(inputPath), message: 'the bundle holds no files' });
   }
   if (options.installLog) {

@@ -2,7 +2,7 @@
 // findings with evidence and fix, then the known issues the logs look like. Reads the result only.
 // Every bundle string goes through the terminal escaping of format.ts (oneLine, fitLine, renderTable).
 import type { AnalysisResult, Evidence, Finding, SimilarIssue } from '../result/types.js';
-import { chunk, fitLine, fitWidth, formatTime, layoutWidth, oneLine, renderTable, repeatsNote, wrap } from './format.js';
+import { chunk, fitLine, fitWidth, formatTime, layoutWidth, oneLine, renderTable, repeatsNote, wrap, wrapWords } from './format.js';
 import { knownIssueBasis, similarityNote, similarityScore } from './summary.js';
 
 export interface TextOptions {
@@ -46,18 +46,21 @@ function findingBlock(f: Finding, c: ReturnType<typeof paint>, rootCause: boolea
 
 /** One similar known issue: id, score and title, where it belongs, the lines that matched, the first fix step. */
 function similarBlock(issue: SimilarIssue, c: ReturnType<typeof paint>, usedByVerdict: boolean, width: number): string {
-  const prose = Math.min(PROSE, width);
+  const prose = Number.isFinite(width) ? Math.min(PROSE, width) : Infinity;
+  // Every line broken between words only: ids, paths and log tokens are never split.
+  const rows = (text: string, lead: string, indent: string, w = width): string => wrapWords(text, w, indent, lead).join('\n');
   const out: string[] = [];
-  out.push(`${usedByVerdict ? c('bold', '★ ') : ''}${c('bold', oneLine(issue.id, 120))}  ${similarityScore(issue.score)}  ${oneLine(issue.title, 200)}`);
+  const head = `${oneLine(issue.id, 120)}  ${similarityScore(issue.score)}  ${oneLine(issue.title, 200)}`;
+  out.push(`${usedByVerdict ? c('bold', '★ ') : ''}${c('bold', rows(head, '', '  '))}`);
   const notes = [`stage ${issue.stage}`, issue.category, issue.rule ? `also covered by rule ${oneLine(issue.rule, 120)}` : '', usedByVerdict ? "the verdict's category comes from it" : ''];
-  out.push(`  ${notes.filter(Boolean).join(' · ')}`);
+  out.push(rows(notes.filter(Boolean).join(' · '), '  ', '    '));
   if (issue.matchedLines.length > 0) out.push('  matched:');
   for (const m of issue.matchedLines) {
-    out.push(`    ${oneLine(m.file, 300)}:${m.line} (${similarityScore(m.score)})`);
-    // No match span here, and the end is often the error: the line in rows, not cut.
-    out.push(`    > ${chunk(oneLine(m.text, 400), Number.isFinite(width) ? prose - 4 : Infinity).join('\n      ')}`);
+    out.push(rows(`${oneLine(m.file, 300)}:${m.line} (${similarityScore(m.score)})`, '    ', '      '));
+    // No match span here, and the end is often the error: the whole line, in rows.
+    out.push(rows(oneLine(m.text, 400), '    > ', '      ', prose));
   }
-  if (issue.fix[0]) out.push(`  first step: ${wrap(oneLine(issue.fix[0], 400), prose - 8, '    ')}`);
+  if (issue.fix[0]) out.push(rows(oneLine(issue.fix[0], 400), '  first step: ', '    ', prose));
   return out.join('\n');
 }
 

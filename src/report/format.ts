@@ -143,6 +143,39 @@ export function wrap(text: string, width: number, indent: string): string {
   return lines.join(`\n${indent}`);
 }
 
+/** A word longer than `width` shortened in its middle (`…`), so a row never splits it. */
+function shortenWord(word: string, width: number): string {
+  const chars = Array.from(word);
+  if (chars.length <= width || width < 5) return word;
+  const tail = Math.floor((width - 1) / 3);
+  return `${chars.slice(0, width - 1 - tail).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
+
+/**
+ * Text in rows of at most `width` characters, broken at spaces only: the first row starts with
+ * `lead`, the others with `indent`; a word longer than a row is shortened in its middle (`…`),
+ * never split across rows (`--wide` shows it whole).
+ */
+export function wrapWords(text: string, width: number, indent: string, lead = ''): string[] {
+  // A line that fits is left as it is (columns padded to align).
+  if (!Number.isFinite(width) || lead.length + text.length <= width) return [`${lead}${text}`];
+  const rows: string[] = [];
+  let row = '';
+  const room = (): number => width - (rows.length === 0 ? lead.length : indent.length);
+  // Each word with the spaces after it: a row keeps the spacing it was written with.
+  for (const piece of text.trim().split(/(?<=\s)(?=\S)/)) {
+    const word = piece.trimEnd();
+    const gap = piece.slice(word.length);
+    if (row && row.trimEnd().length + 1 + Math.min(word.length, room()) > room()) {
+      rows.push(row.trimEnd());
+      row = '';
+    }
+    row += shortenWord(word, room()) + gap;
+  }
+  rows.push(row.trimEnd());
+  return rows.map((r, i) => `${i === 0 ? lead : indent}${r}`);
+}
+
 /** Lines wider than `width` (titles, references, notes) wrapped at spaces with their indent; a longer word cut into rows. */
 export function fitWidth(lines: readonly string[], width: number): string[] {
   if (!Number.isFinite(width)) return [...lines];

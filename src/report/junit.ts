@@ -4,7 +4,8 @@ import { cdata, escapeXml, flatText } from './escape.js';
 import { formatTime } from './format.js';
 import { evidenceLocation, isFailedStage, similarityNote, similarityScore, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
 
-function attrs(values: Record<string, string | number | undefined>): string {
+/** XML attributes, escaped; undefined values are left out. */
+export function attrs(values: Record<string, string | number | undefined>): string {
   return Object.entries(values)
     .filter((e): e is [string, string | number] => e[1] !== undefined)
     .map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`)

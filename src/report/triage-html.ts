@@ -3,10 +3,11 @@
 // inline stylesheet named by its sha256 in a strict Content-Security-Policy; every string from
 // a bundle or a record goes through the `html` tag, which escapes it.
 import type { TriageRecord } from '../triage/record.js';
-import type { SignatureGroup, TriageSummary } from '../triage/summary.js';
+import type { CaseList, SignatureGroup, TriageSummary } from '../triage/summary.js';
 import { html, SafeHtml } from './escape.js';
 import { pageHead, pagePolicy } from './html-page.js';
 import { formatTime } from './format.js';
+import { pct, UNCLASSIFIED_NOTE } from './triage-text.js';
 
 /** The page's only stylesheet: screen and print, no fonts or images from anywhere. */
 export const TRIAGE_CSS = `
@@ -37,12 +38,10 @@ td.template { min-width: 22em; }
 td.id code { white-space: nowrap; }
 td.rule code { overflow-wrap: normal; }
 tr.unclassified td { background: #fffaeb; }
-tr.healthy td { background: #ecfdf3; }
 .tag { display: inline-block; padding: 0 7px; border-radius: 9px; font-size: 0.75rem; font-weight: 600; white-space: nowrap; background: #f2f4f7; color: #475467; }
 .tag.failed { background: #fee4e2; color: #912018; }
-.tag.healthy { background: #d1fadf; color: #05603a; }
 .tag.unclassified, .tag.inconclusive { background: #fef0c7; color: #93370d; }
-ul.examples { margin: 0; padding-left: 16px; }
+ul.examples, ul.cases { margin: 0; padding-left: 16px; }
 details.signature { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 0 0 10px; }
 details.signature > summary { cursor: pointer; }
 details.signature > summary .count { font-weight: 700; }
@@ -68,18 +67,8 @@ export interface TriageHtmlOptions {
   version?: string;
 }
 
-function pct(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
-}
-
-/** A failed verdict without a rule naming its cause, or an inconclusive one. */
-function isUnclassified(g: SignatureGroup): boolean {
-  return g.signature.template === 'inconclusive' || (g.signature.stage !== null && g.signature.ruleId === null);
-}
-
-function statusOf(g: SignatureGroup): 'failed' | 'healthy' | 'inconclusive' {
-  if (g.signature.stage !== null || g.signature.category !== null) return 'failed';
-  return g.signature.template === 'healthy' ? 'healthy' : g.signature.template === 'inconclusive' ? 'inconclusive' : 'failed';
+function statusOf(g: SignatureGroup): string {
+  return g.unclassified ? 'unclassified' : 'failed';
 }
 
 function anchor(g: SignatureGroup): string {
@@ -92,43 +81,52 @@ function totals(s: TriageSummary): SafeHtml {
 ${item('total', 'Bundles', String(s.total))}
 ${item('analyzed', 'Analyzed', String(s.analyzed))}
 ${item('failed', 'Failed', String(s.failed))}
+${item('inconclusive', 'Inconclusive', String(s.inconclusive))}
 ${item('healthy', 'Healthy', String(s.healthy))}
 ${item('unreadable', 'Failed to read', String(s.unreadable.length))}
 ${item('signatures', 'Signatures', String(s.groups.length))}
 ${item('unclassified', 'Unclassified', `${s.unclassified} (${pct(s.unclassifiedShare)})`)}
 </dl>
-<p class="muted">Unclassified: failed bundles whose cause no rule named, plus inconclusive ones, as a share of the ${s.analyzed} analyzed bundles.</p>`;
+<p class="muted">${UNCLASSIFIED_NOTE}</p>`;
 }
 
 function signatureRow(g: SignatureGroup, analyzed: number): SafeHtml {
   const sig = g.signature;
-  const status = statusOf(g);
-  const unclassified = isUnclassified(g);
-  const cls = unclassified ? 'unclassified' : status === 'healthy' ? 'healthy' : '';
+  const cls = g.unclassified ? 'unclassified' : '';
   const share = analyzed > 0 ? g.count / analyzed : 0;
   return html`<tr class="${cls}" data-signature="${sig.id}">
 <td class="id"><a href="#${anchor(g)}"><code>${sig.id}</code></a></td>
-<td>${sig.stage ?? html`<span class="tag ${status}">${sig.template}</span>`}</td>
+<td>${sig.stage ?? '—'}</td>
 <td>${sig.category ?? '—'}</td>
-<td class="rule">${sig.ruleId ? html`<code>${sig.ruleId}</code>` : unclassified ? html`<span class="tag unclassified">unclassified</span>` : '—'}</td>
+<td class="rule">${sig.ruleId ? html`<code>${sig.ruleId}</code>` : '—'}${g.unclassified ? html` <span class="tag unclassified">unclassified</span>` : ''}</td>
 <td class="num count">${g.count}</td>
 <td class="num share">${pct(share)}</td>
 <td class="time">${formatTime(g.firstSeen)}</td>
 <td class="time">${formatTime(g.lastSeen)}</td>
-<td class="template">${sig.stage ? html`<code>${sig.template}</code>` : '—'}</td>
+<td class="template">${sig.template ? html`<code>${sig.template}</code>` : '—'}</td>
 <td><ul class="examples">${g.examples.map((e) => html`<li>${e}</li>`)}</ul></td>
 </tr>`;
 }
 
 function signatureTable(s: TriageSummary): SafeHtml {
-  if (s.groups.length === 0) return html`<p class="muted">No bundle could be analyzed.</p>`;
+  if (s.groups.length === 0) return html`<p class="muted">No case failed.</p>`;
   return html`<table class="signatures">
 <thead><tr><th>Signature</th><th>Stage</th><th>Category</th><th>Rule</th><th>Count</th><th>Share</th><th>First seen</th><th>Last seen</th><th>Key evidence template</th><th>Examples</th></tr></thead>
 <tbody>
 ${s.groups.map((g) => signatureRow(g, s.analyzed))}
 </tbody>
 </table>
-<p class="muted">Share: of the analyzed bundles. Seen: when each bundle was gathered.</p>`;
+<p class="muted">Share: of the analyzed cases. Seen: when each bundle was gathered.</p>`;
+}
+
+/** Healthy or inconclusive cases: a section of their own, never rows of the failure table. */
+function caseSection(id: string, title: string, list: CaseList): SafeHtml {
+  if (list.count === 0) return html``;
+  const more = list.count - list.examples.length;
+  return html`<section id="${id}"><h2>${title} (${list.count})</h2>
+<ul class="cases">${list.examples.map((e) => html`<li>${e}</li>`)}</ul>
+${more > 0 ? html`<p class="muted">and ${more} more (every case is in the JSON lines).</p>` : ''}
+</section>`;
 }
 
 function unreadableSection(s: TriageSummary): SafeHtml {
@@ -148,7 +146,7 @@ function bundleRows(records: readonly TriageRecord[]): SafeHtml {
 <thead><tr><th>Bundle</th><th>Path</th><th>Gathered</th><th>Confidence</th><th>CI failure mode</th><th>Findings</th></tr></thead>
 <tbody>
 ${records.map(
-  (r) => html`<tr><td>${r.bundle}</td><td><code>${r.path}</code></td><td class="time">${formatTime(r.gatheredAt)}</td><td>${r.verdict?.confidence ?? '—'}</td><td>${r.verdict?.ciFailureMode ?? '—'}</td><td>${(r.findings ?? []).length > 0 ? html`${(r.findings ?? []).map((f, i) => html`${i > 0 ? ', ' : ''}<code>${f}</code>`)}` : '—'}</td></tr>`,
+  (r) => html`<tr><td>${r.bundle}</td><td><code>${r.path}</code></td><td class="time">${formatTime(r.gatheredAt ?? undefined)}</td><td>${r.verdict?.confidence ?? '—'}</td><td>${r.verdict?.ciFailureMode ?? '—'}</td><td>${(r.findings ?? []).length > 0 ? html`${(r.findings ?? []).map((f, i) => html`${i > 0 ? ', ' : ''}<code>${f}</code>`)}` : '—'}</td></tr>`,
 )}
 </tbody>
 </table>`;
@@ -156,13 +154,12 @@ ${records.map(
 
 function signatureDetails(g: SignatureGroup, records: readonly TriageRecord[] | undefined): SafeHtml {
   const sig = g.signature;
-  const status = statusOf(g);
   const mine = records?.filter((r) => r.status === 'analyzed' && r.signature?.id === sig.id).sort((a, b) => a.path.localeCompare(b.path));
-  const title = sig.stage ? `${sig.stage} / ${sig.category ?? '-'}` : sig.template;
+  const title = `${sig.stage ?? '-'} / ${sig.category ?? '-'}`;
   return html`<details class="signature" id="${anchor(g)}" data-signature="${sig.id}">
-<summary><code>${sig.id}</code> <span class="tag ${isUnclassified(g) ? 'unclassified' : status}">${title}</span> <span class="count">${g.count}</span> ${g.count === 1 ? 'bundle' : 'bundles'}</summary>
+<summary><code>${sig.id}</code> <span class="tag ${statusOf(g)}">${title}</span> <span class="count">${g.count}</span> ${g.count === 1 ? 'bundle' : 'bundles'}</summary>
 ${sig.ruleId ? html`<p>Root cause rule <code>${sig.ruleId}</code>${g.ciFailureMode ? html`; CI failure mode ${g.ciFailureMode}` : ''}.</p>` : ''}
-${sig.stage ? html`<p>Key evidence template: <code>${sig.template}</code></p>` : ''}
+${sig.template ? html`<p>Key evidence template: <code>${sig.template}</code></p>` : ''}
 <p class="muted">Seen ${formatTime(g.firstSeen)} → ${formatTime(g.lastSeen)}.</p>
 ${
   mine && mine.length > 0
@@ -183,9 +180,11 @@ export function renderTriageHtml(summary: TriageSummary, records?: readonly Tria
 <h1>bootlens triage: ${s.total} ${s.total === 1 ? 'bundle' : 'bundles'}</h1>
 ${totals(s)}
 </header>
-<section id="signatures"><h2>Signatures (${s.groups.length})</h2>
+<section id="signatures"><h2>Failed (${s.failed}): ${s.groups.length} ${s.groups.length === 1 ? 'signature' : 'signatures'}</h2>
 ${signatureTable(s)}
 </section>
+${caseSection('inconclusive', 'Inconclusive', s.inconclusiveCases)}
+${caseSection('healthy', 'Healthy', s.healthyCases)}
 ${unreadableSection(s)}
 ${s.groups.length > 0 ? html`<section id="details"><h2>Bundles by signature</h2>\n${s.groups.map((g) => signatureDetails(g, records))}\n</section>` : ''}
 <footer>Written by bootlens${options.version ? ` ${options.version}` : ''} from triage records (redacted); nothing on this page is loaded from the network.</footer>

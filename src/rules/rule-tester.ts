@@ -8,12 +8,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { readBundle } from '../ingest/read-bundle.js';
-import { isCategoryId, isStageId, type CategoryId, type StageId } from '../taxonomy.js';
+import { CATEGORIES, isCategoryId, isStageId, STAGES, type CategoryId, type StageId } from '../taxonomy.js';
 import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
 import { schemaValidator } from '../util/schema.js';
 import { runRules } from './engine.js';
+import { explainSchemaError } from './schema-errors.js';
 import { builtinCasesFile } from './registry.js';
-import { examplePath, globToRegExp, type RuleSource } from './sources.js';
+import { describeSource, examplePath, exampleSource, globToRegExp, sourceAppliesTo, type RuleSource } from './sources.js';
 import type { Finding, Rule, RuleStatus } from './types.js';
 import { parseRuleYaml, RuleError, type ExampleExpectation, type RuleExample, type YamlRuleDoc } from './yaml-rule.js';
 
@@ -117,12 +118,39 @@ function sourceFor(doc: YamlRuleDoc, ex: RuleExample): RuleSource {
   return found;
 }
 
-/** The bundle an example stands for: its lines or JSON at the path the gather scripts use for its source. */
+/**
+ * A name the example gives that its kind of source has no place for: never ignored, since the
+ * example would then be written where the rule reads and pass, while the same lines in a real
+ * bundle (under that unit, container or host) are never seen by it.
+ */
+function misnamed(ex: RuleExample): string | undefined {
+  const kind = ex.source ?? 'journal';
+  if (ex.unit !== undefined && kind !== 'journal' && kind !== 'unit-status') {
+    return `unit: names a journal's unit; a ${kind} example ${kind === 'container' ? 'names its container with container:' : 'has none'}`;
+  }
+  if (ex.container !== undefined && kind !== 'container') {
+    return `container: names a container's log; a ${kind} example has none${kind === 'journal' ? ' (a journal example names its unit with unit:)' : ''}`;
+  }
+  if (ex.host !== undefined && !['journal', 'unit-status', 'container', 'service'].includes(kind)) return `host: a ${kind} example belongs to no host`;
+  return undefined;
+}
+
+/**
+ * The bundle an example stands for: its lines or JSON at the path the gather scripts use for its
+ * source, under the unit, container and host it names. Throws when the example names what its
+ * source has no place for, or when, so placed, its lines are in no log the rule reads.
+ */
 function exampleFiles(doc: YamlRuleDoc, ex: RuleExample): Record<string, string> {
+  const wrong = misnamed(ex);
+  if (wrong) throw new Error(wrong);
   const source = sourceFor(doc, ex);
-  const names = { ...(ex.unit ? { unit: ex.unit } : {}), ...(ex.container ? { container: ex.container } : {}), ...(ex.service ? { service: ex.service } : {}) };
+  const names = { ...(ex.unit ? { unit: ex.unit } : {}), ...(ex.container ? { container: ex.container } : {}), ...(ex.service ? { service: ex.service } : {}), ...(ex.host ? { host: ex.host } : {}) };
   const path = examplePath(source, names);
   if ('resource' in source || 'service' in source) return { [path]: fileText(ex.json) };
+  const id = exampleSource(source, names);
+  if (!doc.sources.some((s) => !('resource' in s) && !('service' in s) && sourceAppliesTo(s, id))) {
+    throw new Error(`placed where a real bundle keeps it (${path}), it is in no log the rule reads (${doc.sources.map(describeSource).join(', ')})`);
+  }
   return { [path]: `${(ex.lines ?? []).join('\n')}\n` };
 }
 
@@ -141,7 +169,7 @@ function expectationMisses(f: Finding, expect: ExampleExpectation): string[] {
 
 /** Which source an example is written for: its kind and the unit, container, resource or service it names. */
 function exampleSourceKey(ex: RuleExample): string {
-  return canonical([ex.source ?? 'journal', ex.unit ?? '', ex.container ?? '', ex.resource ?? '', ex.service ?? '']);
+  return canonical([ex.source ?? 'journal', ex.unit ?? '', ex.container ?? '', ex.host ?? '', ex.resource ?? '', ex.service ?? '']);
 }
 
 /** The input of an example, for finding repeats: its source, and its lines or JSON. */
@@ -197,14 +225,19 @@ export function loadRuleCases(file: string): RuleCase[] {
   const validate = schemaValidator('rule-cases.schema.json');
   if (!validate(doc.value)) {
     const err = validate.errors?.[0];
-    const at = err?.instancePath ?? '';
-    throw new RuleError(file, doc.lineAt(at), `${at || '(top)'}: ${err?.message ?? 'invalid cases'}`);
+    if (!err) throw new RuleError(file, undefined, 'invalid cases');
+    const { pointer, message } = explainSchemaError('rule-cases.schema.json', doc.value, err);
+    throw new RuleError(file, doc.lineAt(pointer) ?? doc.lineAt(err.instancePath), message);
   }
   const cases = doc.value as RuleCase[];
   cases.forEach((c, i) => {
     const at = (field: string): number | undefined => doc.lineAt(`/${i}/expect/${field}`);
-    if (c.expect.stage !== undefined && !isStageId(c.expect.stage)) throw new RuleError(file, at('stage'), `stage '${c.expect.stage}' is not a taxonomy stage`);
-    if (c.expect.category !== undefined && !isCategoryId(c.expect.category)) throw new RuleError(file, at('category'), `category '${c.expect.category}' is not a taxonomy category`);
+    if (c.expect.stage !== undefined && !isStageId(c.expect.stage)) {
+      throw new RuleError(file, at('stage'), `[${i}].expect.stage: '${c.expect.stage}' is not a taxonomy stage (valid: ${STAGES.join(', ')})`);
+    }
+    if (c.expect.category !== undefined && !isCategoryId(c.expect.category)) {
+      throw new RuleError(file, at('category'), `[${i}].expect.category: '${c.expect.category}' is not a taxonomy category (valid: ${CATEGORIES.join(', ')})`);
+    }
     if (!c.expect.fires && (c.expect.stage ?? c.expect.category ?? c.expect.message) !== undefined) {
       throw new RuleError(file, at('fires'), 'a case that does not fire has no stage, category or message to expect');
     }
@@ -289,17 +322,51 @@ export function missingCases(counts: CaseCounts): string | undefined {
   return undefined;
 }
 
+/** One case of a rule, as the output names it. */
+export interface CaseName {
+  kind: 'positive' | 'negative';
+  /** Position among the rule's positive or negative examples (YAML), or among its cases (TypeScript). */
+  index: number;
+  name: string;
+}
+
+/** What an example is called: its note, else its first line or its source. */
+function exampleName(ex: RuleExample): string {
+  const first = ex.lines?.[0] ?? (ex.service ? `service ${ex.service}` : ex.resource ? `resources ${ex.resource}` : (ex.source ?? 'journal'));
+  const text = ex.note ?? first;
+  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+}
+
+/** Every case of a rule with its name: a YAML rule's examples, or a TypeScript rule's cases. */
+export function caseNames(of: YamlRuleDoc | readonly RuleCase[]): CaseName[] {
+  if (isCaseList(of)) return of.map((c, index) => ({ kind: c.expect.fires ? 'positive' : 'negative', index, name: c.name }));
+  const list = (kind: 'positive' | 'negative', examples: readonly RuleExample[]): CaseName[] => examples.map((ex, index) => ({ kind, index, name: exampleName(ex) }));
+  return [...list('positive', of.examples?.positive ?? []), ...list('negative', of.examples?.negative ?? [])];
+}
+
+/** What testing a rule gave: each case by name, and what failed (empty: all good). */
+export interface RuleTestReport {
+  cases: CaseName[];
+  failures: CaseFailure[];
+}
+
 /** Tests any rule on its cases: a YAML rule (with its document) on its examples, a TypeScript rule on its cases file. */
 export async function testRule(rule: Rule, doc: YamlRuleDoc | undefined): Promise<CaseFailure[]> {
+  return (await testRuleReport(rule, doc)).failures;
+}
+
+/** testRule, with the rule's cases named. */
+export async function testRuleReport(rule: Rule, doc: YamlRuleDoc | undefined): Promise<RuleTestReport> {
   const whole = (reason: string): CaseFailure[] => [{ ruleId: rule.meta.id, kind: 'rule', index: 0, reason }];
   let cases: RuleCase[] | undefined;
   try {
     cases = doc ? undefined : builtinCases(rule.meta.id);
   } catch (err) {
-    return whole((err as Error).message);
+    return { cases: [], failures: whole((err as Error).message) };
   }
-  if (!doc && !cases) return whole(`no cases file (${relative(process.cwd(), builtinCasesFile(rule.meta.id))})`);
-  const lacking = missingCases(caseCounts(doc ?? cases ?? []));
+  if (!doc && !cases) return { cases: [], failures: whole(`no cases file (${relative(process.cwd(), builtinCasesFile(rule.meta.id))})`) };
+  const of = doc ?? cases ?? [];
+  const lacking = missingCases(caseCounts(of));
   const failures = doc ? await testRuleExamples(rule, doc) : await testRuleCases(rule, cases ?? []);
-  return lacking ? [...whole(lacking), ...failures] : failures;
+  return { cases: caseNames(of), failures: lacking ? [...whole(lacking), ...failures] : failures };
 }

@@ -96,7 +96,7 @@ export function sourceAppliesTo(source: RuleSource, id: SourceId): boolean {
 }
 
 /** The rule sources that name a streamed log (not service records or resources). */
-type LogSource = Exclude<RuleSource, { service: string } | { resource: ResourceName }>;
+export type LogSource = Exclude<RuleSource, { service: string } | { resource: ResourceName }>;
 
 function isLogSource(source: RuleInput): source is LogSource {
   return 'journal' in source || 'unit-status' in source || 'container' in source || 'log' in source;
@@ -111,8 +111,9 @@ function concrete(glob: string): string {
 const EXAMPLE_MASTER = '10.0.0.5';
 
 /** A log the rule source applies to (the reverse of `sourceAppliesTo`): globs made concrete unless a unit or container is named. */
-function exampleSource(source: LogSource, named: ExampleNames): SourceId {
-  const host: SourceId['host'] = 'host' in source && source.host === 'master' ? { role: 'master', address: EXAMPLE_MASTER } : { role: 'bootstrap' };
+export function exampleSource(source: LogSource, named: ExampleNames): SourceId {
+  const role = named.host ?? ('host' in source && source.host === 'master' ? 'master' : 'bootstrap');
+  const host: SourceId['host'] = role === 'master' ? { role: 'master', address: EXAMPLE_MASTER } : { role: 'bootstrap' };
   if ('journal' in source) return { kind: 'journal', host, unit: named.unit ?? concrete(source.journal) };
   if ('unit-status' in source) return { kind: 'unit-status-journal', host, unit: named.unit ?? concrete(source['unit-status']) };
   if ('container' in source) return { kind: 'container', host, runtime: 'cri-o', container: named.container ?? concrete(source.container) };
@@ -126,6 +127,8 @@ export interface ExampleNames {
   unit?: string;
   container?: string;
   service?: string;
+  /** The host the example's log comes from, when it says (else the source's host, else the bootstrap host). */
+  host?: 'bootstrap' | 'master';
 }
 
 /**
@@ -135,7 +138,8 @@ export interface ExampleNames {
 export function examplePath(source: RuleSource, named: ExampleNames = {}): string {
   if ('resource' in source) return resourcePath(source.resource);
   if ('service' in source) {
-    const host: HostSelector = source.host === 'master' ? { role: 'master', address: EXAMPLE_MASTER } : { role: 'bootstrap' };
+    const role = named.host ?? (source.host === 'master' ? 'master' : 'bootstrap');
+    const host: HostSelector = role === 'master' ? { role: 'master', address: EXAMPLE_MASTER } : { role: 'bootstrap' };
     return serviceRecordPath(host, named.service ?? concrete(source.service));
   }
   return pathOf(exampleSource(source, named));

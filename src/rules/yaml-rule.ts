@@ -3,7 +3,6 @@
 // looks for, and what its findings say, are entries of the message catalogue it names.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ErrorObject } from 'ajv';
 import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
 
 export { ConfigFileError as RuleError, parseConfigYaml as parseRuleYaml } from '../parsers/config-file.js';
@@ -14,6 +13,7 @@ import type { Catalogue, CatalogueEntry } from '../catalogue/types.js';
 import { stageIndex } from '../taxonomy.js';
 import { schemaValidator } from '../util/schema.js';
 import { compileMatcher, type CompiledMatcher } from './matcher.js';
+import { explainSchemaError } from './schema-errors.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
 import { matchedLinesOf, resolveSource, sourceAppliesTo, type LogName, type ResourceName, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
@@ -37,6 +37,8 @@ export interface RuleExample {
   source?: ExampleSourceKind;
   unit?: string;
   container?: string;
+  /** The host the example's log comes from (default: the source's host, else the bootstrap host). */
+  host?: 'bootstrap' | 'master';
   /** Resource examples: which list (default: the rule's first resource source). */
   resource?: ResourceName;
   /** Service-record examples: which service (default: the rule's first service source). */
@@ -70,21 +72,6 @@ export interface YamlRuleDoc {
   examples?: { positive: RuleExample[]; negative: RuleExample[] };
 }
 
-
-function describeAjv(e: ErrorObject): string {
-  const at = e.instancePath || '(top)';
-  // Examples: what a resource or service example gives (json:) and what a log example gives (lines:).
-  const missing = e.keyword === 'required' ? String(e.params.missingProperty) : undefined;
-  if ((e.keyword === 'false schema' && at.endsWith('/lines')) || missing === 'json') {
-    return `${at.replace(/\/lines$/, '')}: resource and service examples give the List or the record array as json:, read by the real parser, not lines:`;
-  }
-  if ((e.keyword === 'false schema' && at.endsWith('/json')) || missing === 'lines') return `${at.replace(/\/json$/, '')}: log examples give lines:, not json:`;
-  if (e.keyword === 'false schema') return `${at}: not allowed here`;
-  if (e.keyword === 'additionalProperties') return `${at}: unknown field '${String(e.params.additionalProperty)}'`;
-  if (e.keyword === 'enum') return `${at}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
-  return `${at}: ${e.message ?? 'invalid'}`;
-}
-
 function durationMs(text: string): number {
   const n = Number(text.slice(0, -1));
   return n * (text.endsWith('h') ? 3_600_000 : text.endsWith('m') ? 60_000 : 1000);
@@ -99,10 +86,12 @@ export function loadRuleFile(file: string): YamlRuleDoc {
   const validate = schemaValidator('rule.schema.json');
   if (!validate(doc)) {
     const err = validate.errors?.[0];
-    throw new ConfigFileError(file, err ? at(err.instancePath) : undefined, err ? describeAjv(err) : 'invalid rule');
+    if (!err) throw new ConfigFileError(file, undefined, 'invalid rule');
+    const { pointer, message } = explainSchemaError('rule.schema.json', doc, err);
+    throw new ConfigFileError(file, at(pointer) ?? at(err.instancePath), message);
   }
   const rule = doc as YamlRuleDoc;
-  if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new ConfigFileError(file, at(''), `id '${rule.id}' must equal the file name`);
+  if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new ConfigFileError(file, at('/id'), `id: '${rule.id}' must equal the file name`);
   rule.examples?.negative.forEach((ex, i) => {
     if (ex.expect) throw new ConfigFileError(file, at(`examples/negative/${i}/expect`), 'a negative example makes no finding: expect belongs to positive examples');
   });

@@ -1,4 +1,4 @@
-// Sentence embeddings from a local model folder via @xenova/transformers, never the network; vectors cached on disk.
+// Sentence embeddings from a local model folder via transformers.js (an optional package installed beside bootlens), never the network; vectors cached on disk.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -17,7 +17,7 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
-/** What bootlens uses of @xenova/transformers (typed here: the package is optional). */
+/** What bootlens uses of transformers.js (typed here: the package is optional). */
 interface TransformersModule {
   env: {
     allowRemoteModels: boolean;
@@ -29,7 +29,8 @@ interface TransformersModule {
   pipeline(
     task: 'feature-extraction',
     model: string,
-    options: { quantized: boolean; local_files_only: boolean },
+    // `quantized` for @xenova/transformers 2, `dtype` for @huggingface/transformers 3: each reads its own.
+    options: { quantized: boolean; dtype: 'q8' | 'fp32'; local_files_only: boolean },
   ): Promise<(texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>>;
 }
 
@@ -91,19 +92,29 @@ export async function modelHash(dir: string, quantized: boolean): Promise<string
   return out;
 }
 
+/**
+ * The packages that provide transformers.js, in the order tried: the maintained successor, then
+ * the package a clone of bootlens installs for its tests. Neither is a dependency of the published
+ * package: both bring install scripts that download native libraries from outside the npm registry.
+ */
+export const TRANSFORMERS_PACKAGES = ['@huggingface/transformers', '@xenova/transformers'] as const;
+
+/** How to install embeddings beside bootlens from the npm registry alone (README, "Install"). */
+export const EMBEDDINGS_INSTALL = 'npm install -g @huggingface/transformers@3 --onnxruntime-node-install-cuda=skip';
+
 async function importTransformers(): Promise<TransformersModule> {
-  // A variable specifier keeps the optional package out of the type check and the module
-  // graph: nothing loads it unless embeddings are asked for.
-  const name = '@xenova/transformers';
-  try {
-    return (await import(name)) as TransformersModule;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      throw new EmbeddingError('--similarity embeddings needs the optional package @xenova/transformers (npm install @xenova/transformers)');
+  for (const name of TRANSFORMERS_PACKAGES) {
+    try {
+      // A variable specifier keeps the optional package out of the type check and the module
+      // graph: nothing loads it unless embeddings are asked for.
+      return (await import(name)) as TransformersModule;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const absent = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && firstLine(err).includes(`'${name}'`);
+      if (!absent) throw new EmbeddingError(`cannot load ${name}: ${firstLine(err)}`);
     }
-    throw new EmbeddingError(`cannot load @xenova/transformers: ${firstLine(err)}`);
   }
+  throw new EmbeddingError(`--similarity embeddings needs the optional package @huggingface/transformers installed beside bootlens (${EMBEDDINGS_INSTALL})`);
 }
 
 function firstLine(err: unknown): string {
@@ -126,7 +137,7 @@ export async function loadEmbedder(modelDir: string): Promise<Embedder> {
   t.env.useBrowserCache = false;
   let extract: Awaited<ReturnType<TransformersModule['pipeline']>>;
   try {
-    extract = await t.pipeline('feature-extraction', basename(dir), { quantized, local_files_only: true });
+    extract = await t.pipeline('feature-extraction', basename(dir), { quantized, dtype: quantized ? 'q8' : 'fp32', local_files_only: true });
   } catch (err) {
     throw new EmbeddingError(`--model ${modelDir}: cannot load the model: ${firstLine(err)}`);
   }

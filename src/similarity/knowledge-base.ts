@@ -1,12 +1,13 @@
 // The known-issue knowledge base (`rules/known-issues/*.yaml`): loading and validation with file and line.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import yaml from 'js-yaml';
 import { CONFIG_YAML_LIMITS } from '../parsers/yaml-document.js';
 import { parseRuleYaml, RuleError } from '../rules/yaml-rule.js';
 import { CATEGORIES, isCategoryId, isStageId, STAGES, type CategoryId, type StageId } from '../taxonomy.js';
+import { makeDir } from '../util/make-dir.js';
 import { packageRoot } from '../util/package-root.js';
 import { schemaValidator } from '../util/schema.js';
 import { lineTemplate } from './line-template.js';
@@ -152,4 +153,23 @@ export function knownIssueYaml(entry: Omit<KnownIssue, 'file' | 'hash'>): string
   doc.references = entry.references;
   if (entry.rule) doc.rule = entry.rule;
   return yaml.dump(doc, { lineWidth: -1, noRefs: true, quotingType: "'" });
+}
+
+/** Where the entry `id` lives in the knowledge-base folder `dir`. */
+export function knownIssuePath(dir: string, id: string): string {
+  return join(dir, `${id}.yaml`);
+}
+
+/**
+ * Writes an entry as `<dir>/<id>.yaml`, validated like every shipped entry first: the one place
+ * entries are written. An existing file is replaced only with `force`. Throws KnowledgeBaseError.
+ */
+export function writeKnownIssue(dir: string, entry: Omit<KnownIssue, 'file' | 'hash'>, force = false): { file: string; entry: KnownIssue; yaml: string } {
+  const file = knownIssuePath(dir, entry.id);
+  if (existsSync(file) && !force) throw new KnowledgeBaseError(file, undefined, 'exists (use --force to replace it)');
+  const text = knownIssueYaml(entry);
+  const parsed = parseKnownIssue(text, file);
+  makeDir(dir);
+  writeFileSync(file, text);
+  return { file, entry: parsed, yaml: text };
 }

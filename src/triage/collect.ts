@@ -60,16 +60,40 @@ async function kindOf(file: string): Promise<FileKind> {
   }
 }
 
-/** Cases below `dir` (itself included), with names relative to `base`. */
-async function casesIn(dir: string, base: string, depth: number, ignored: string[]): Promise<TriageCase[]> {
+/** A case found below a folder, with how many bundles it holds (0: installer output alone). */
+interface Found {
+  case: TriageCase;
+  bundles: number;
+}
+
+/** What a folder's subtree gave: its cases, and the files outside them that are no bundle. */
+interface Subtree {
+  found: Found[];
+  ignored: string[];
+}
+
+/** Every file below `dir` that belongs to its cases, made relative to `dir` (for `ignored`). */
+function under(dir: string, c: TriageCase): string[] {
+  return (c.ignored ?? []).map((f) => relative(dir, join(c.path, f)));
+}
+
+/**
+ * Cases below `dir` (itself included), with names relative to `base`. The same rule at every
+ * depth: a folder is one case when everything in it that is a bundle or the installer's output
+ * makes at most one bundle, whether those files sit in it or in one folder below it (a CI job's
+ * `build-log.txt` one folder above its bundle, or a bundle beside a `logs/` folder holding the
+ * installer's log). A folder holding only other cases' folders is no case itself.
+ */
+async function casesIn(dir: string, base: string, depth: number): Promise<Subtree> {
   const rel = (p: string): string => relative(base, p) || basename(p);
-  if (await isUnpackedBundle(dir)) return [{ name: rel(dir), path: dir }];
+  if (await isUnpackedBundle(dir)) return { found: [{ case: { name: rel(dir), path: dir }, bundles: 1 }], ignored: [] };
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const bundles: string[] = [];
   const logs: string[] = [];
   const others: string[] = [];
-  const nested: TriageCase[] = [];
+  const nested: Found[] = [];
+  const nestedIgnored: string[] = [];
   for (const e of entries) {
     const full = join(dir, e.name);
     if (e.isFile()) {
@@ -79,23 +103,43 @@ async function casesIn(dir: string, base: string, depth: number, ignored: string
       else others.push(full);
     } else if (e.isDirectory() && !e.name.startsWith('.')) {
       if (await isUnpackedBundle(full)) bundles.push(full);
-      else if (depth < MAX_DEPTH) pushAll(nested, await casesIn(full, base, depth + 1, ignored));
+      else if (depth < MAX_DEPTH) {
+        const sub = await casesIn(full, base, depth + 1);
+        pushAll(nested, sub.found);
+        pushAll(nestedIgnored, sub.ignored);
+      }
     }
     // Symlinks and special files are never followed.
   }
-  // One bundle (or the installer's output alone) and no case below: the folder is the case.
-  if (nested.length === 0 && (bundles.length === 1 || (bundles.length === 0 && logs.length > 0))) {
+  const nestedBundles = nested.reduce((n, f) => n + f.bundles, 0);
+  const mine = bundles.length + logs.length;
+  // One bundle at most, here and in the one case below, and something of the case here: the
+  // folder is the case, read whole, so the reader pairs the bundle with the log by content.
+  if (mine > 0 && nested.length <= 1 && bundles.length + nestedBundles <= 1) {
     const only: TriageCase = { name: rel(dir), path: dir };
-    const rest = [...(bundles.length === 0 ? logs.slice(1) : []), ...others].map((p) => relative(dir, p));
+    const spare = bundles.length + nestedBundles === 0 ? logs.slice(1) : [];
+    const rest = [...spare, ...others, ...nestedIgnored.map((f) => join(base, f))].map((p) => relative(dir, p));
+    for (const n of nested) pushAll(rest, under(dir, n.case));
     if (rest.length > 0) only.ignored = rest.sort();
-    return [only];
+    return { found: [{ case: only, bundles: bundles.length + nestedBundles }], ignored: [] };
   }
   // Several bundles: each is a case of its own; a log beside them belongs to none of them.
-  pushAll(ignored, logs.map(rel), others.map(rel));
-  return [...bundles.map((p) => ({ name: rel(p), path: p })), ...nested];
+  return {
+    found: [...bundles.map((p) => ({ case: { name: rel(p), path: p }, bundles: 1 })), ...nested],
+    ignored: [...nestedIgnored, ...logs.map(rel), ...others.map(rel)],
+  };
 }
 
-/** The cases for the arguments: files are cases as given, folders are searched. */
+/** What triage looks for, said when it finds none of it. */
+export const LOOKED_FOR =
+  'looked for log bundles (.tar.gz, .tar or .zip, or unpacked folders with bootstrap/, control-plane/, resources/ or gather.log) and installer output, at any depth';
+
+/** A folder argument in which no case was found: a mistyped path, never a passing run. */
+export class NoCasesError extends Error {
+  override readonly name = 'NoCasesError';
+}
+
+/** The cases for the arguments: files are cases as given, folders are searched. Throws NoCasesError. */
 export async function collectCases(args: readonly string[]): Promise<CollectedCases> {
   const cases: TriageCase[] = [];
   const ignored: string[] = [];
@@ -105,7 +149,13 @@ export async function collectCases(args: readonly string[]): Promise<CollectedCa
       cases.push({ name: basename(arg), path: arg }); // a missing file is reported as unreadable, with the reason
       continue;
     }
-    pushAll(cases, await casesIn(arg, arg, 0, ignored));
+    const sub = await casesIn(arg, arg, 0);
+    if (sub.found.length === 0) {
+      const what = sub.ignored.length > 0 ? `${sub.ignored.length} file(s), none a bundle` : 'an empty folder';
+      throw new NoCasesError(`${arg}: no case to triage in ${what} (${LOOKED_FOR})`);
+    }
+    for (const f of sub.found) cases.push(f.case);
+    pushAll(ignored, sub.ignored);
   }
   return { cases, ignored };
 }

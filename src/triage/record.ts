@@ -1,7 +1,9 @@
 // One JSON line per bundle: what triage keeps of an analysis, independent of every other
-// bundle, so shards analyzed on different machines can be merged.
+// bundle, so shards analyzed on different machines can be merged. Every field is written, `null`
+// where a value is absent, so the lines load into a warehouse table as they are.
 import { createHash } from 'node:crypto';
 import type { AnalysisResult } from '../analysis/analyze.js';
+import { rootFinding } from '../result/root-finding.js';
 import type { Evidence } from '../result/types.js';
 import { lineTemplate } from '../similarity/line-template.js';
 import { errorWeight } from '../similarity/tokens.js';
@@ -10,7 +12,8 @@ import { schemaValidator } from '../util/schema.js';
 
 export const TRIAGE_RECORD_VERSION = 1;
 
-export interface Signature {
+/** What a failure is grouped by: the same failure gets the same id next week, on any machine. */
+export interface FailureSignature {
   /** Stable across runs and machines: a hash of stage, category, rule and evidence template. */
   id: string;
   stage: StageId | null;
@@ -19,21 +22,36 @@ export interface Signature {
   template: string;
 }
 
+/** A line of the root cause's own evidence, as a record keeps it (redacted like the rest). */
+export interface RecordEvidence {
+  file: string;
+  line: number | null;
+  host: string | null;
+  text: string;
+}
+
+export type RecordVerdict = Pick<AnalysisResult['verdict'], 'status' | 'stage' | 'category' | 'confidence' | 'rootCause' | 'ciFailureMode'> & {
+  knownIssue: string | null;
+};
+
 export interface TriageRecord {
   v: number;
   bundle: string;
   path: string;
   status: 'analyzed' | 'unreadable';
-  error?: string;
-  gatheredAt?: number;
-  verdict?: Pick<AnalysisResult['verdict'], 'status' | 'stage' | 'category' | 'confidence' | 'rootCause' | 'ciFailureMode' | 'knownIssue'>;
+  /** Why an unreadable case could not be read. */
+  error: string | null;
+  gatheredAt: number | null;
+  verdict: RecordVerdict | null;
   /** Ids of the known issues the logs looked like (with similarity on), best first. */
-  similar?: string[];
-  signature?: Signature;
-  findings?: string[];
-  problems?: number;
+  similar: string[] | null;
+  signature: FailureSignature | null;
+  /** The lines the signature was taken from: the root cause's own, never a healed or benign one. */
+  evidence: RecordEvidence[] | null;
+  findings: string[] | null;
+  problems: number | null;
   /** Files of a case folder that were neither its bundle nor the installer's output. */
-  ignored?: string[];
+  ignored: string[] | null;
 }
 
 /** The schema every record written validates against (`schema/triage-record.schema.json`). */
@@ -44,59 +62,121 @@ function hash(parts: string[]): string {
 }
 
 /**
- * The template of the line a failure is keyed on: of the root cause's own evidence (else the
- * failed stage's), the line the finding marks as its point, else the most error-like one, else
- * the first. A finding may cite context beside its point (podman's `system refresh` before a
- * failed pull); keying on that would group unrelated failures and split related ones.
+ * The evidence in the order a reader wants it: the line the finding marks as its point first,
+ * else the most error-like, each with its masked template. A finding may cite context beside its
+ * point (podman's `system refresh` before a failed pull); keying on that would group unrelated
+ * failures and split related ones.
  */
-export function keyTemplate(evidence: readonly Evidence[]): string {
-  let best = '';
-  let bestScore = -1;
-  for (const e of evidence) {
+function byWeight(evidence: readonly Evidence[]): { e: Evidence; template: string }[] {
+  const scored = evidence.map((e, i) => {
     const line = lineTemplate(e.text);
-    const score = (e.match ? 2 : 0) + errorWeight(line.template, line.level);
-    if (score > bestScore) {
-      best = line.template;
-      bestScore = score;
-    }
-  }
-  return best;
+    return { e, template: line.template, score: (e.match ? 2 : 0) + errorWeight(line.template, line.level), i };
+  });
+  // Stable: among equals the earlier line leads.
+  return scored.sort((a, b) => b.score - a.score || a.i - b.i);
 }
 
-/** The failure signature of an analysis: the same failure gets the same id next week. */
-export function signatureOf(result: AnalysisResult): Signature {
+/** The template of the line a failure is keyed on (see byWeight); '' without evidence. */
+export function keyTemplate(evidence: readonly Evidence[]): string {
+  return byWeight(evidence)[0]?.template ?? '';
+}
+
+const at = (e: Evidence): string => `${e.file}\u0000${e.line ?? ''}\u0000${e.text}`;
+
+/**
+ * The root cause's own evidence: the lines of the finding the verdict names, less every line
+ * a healthy install prints (`benign`) and every line a recovered finding cites (an error a later
+ * success healed). Without a named finding, the failed stage's own evidence, unless a finding
+ * decided that stage (its line would be a lower-ranked finding's). Never another finding's line.
+ */
+export function causeEvidence(result: AnalysisResult): Evidence[] {
+  const v = result.verdict;
+  if (v.status !== 'failed') return [];
+  const healed = new Set(result.findings.filter((f) => f.recovered).flatMap((f) => f.evidence.map(at)));
+  const own = (list: readonly Evidence[]): Evidence[] => list.filter((e) => !e.benign && !healed.has(at(e)));
+  if (v.rootCause !== null) {
+    const root = rootFinding(result);
+    return root ? own(root.evidence) : [];
+  }
+  const stage = result.stages.find((s) => s.id === v.stage);
+  if (!stage || (stage.decidedBy ?? '').startsWith('finding ')) return [];
+  return own(stage.evidence);
+}
+
+/** Longest template kept in a signature (the schema's maxLength). */
+const TEMPLATE_MAX = 300;
+
+/** The failure signature of an analysis, keyed on the root cause's own evidence. */
+export function signatureOf(result: AnalysisResult, evidence: readonly Evidence[] = causeEvidence(result)): FailureSignature {
   const v = result.verdict;
   if (v.status !== 'failed') {
     return { id: hash([v.status]), stage: null, category: null, ruleId: null, template: v.status };
   }
-  const root = result.findings.find((f) => f.ruleId === v.rootCause);
-  const evidence = root?.evidence.length ? root.evidence : (result.stages.find((s) => s.id === v.stage)?.evidence ?? []);
-  const template = keyTemplate(evidence).slice(0, 300);
-  return { id: hash([v.stage ?? '', v.category ?? '', root?.ruleId ?? '', template]), stage: v.stage, category: v.category, ruleId: root?.ruleId ?? null, template };
+  const template = keyTemplate(evidence).slice(0, TEMPLATE_MAX);
+  return { id: hash([v.stage ?? '', v.category ?? '', v.rootCause ?? '', template]), stage: v.stage, category: v.category, ruleId: v.rootCause, template };
+}
+
+/**
+ * Lines of evidence a record keeps, and how much of each: enough for a CI dashboard's failure
+ * body, while a record stays near 1-2 KB (fleets merge 100k of them; the verdict's summary
+ * paragraph would double that and is left to `analyze`).
+ */
+const EVIDENCE_LINES = 3;
+const EVIDENCE_CHARS = 500;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** The triage record of one analyzed bundle. */
 export function recordOf(path: string, result: AnalysisResult): TriageRecord {
   const v = result.verdict;
-  const record: TriageRecord = {
+  const evidence = byWeight(causeEvidence(result)).map((x) => x.e);
+  return {
     v: TRIAGE_RECORD_VERSION,
     bundle: result.bundle.name,
     path,
     status: 'analyzed',
-    verdict: { status: v.status, stage: v.stage, category: v.category, confidence: v.confidence, rootCause: v.rootCause, ciFailureMode: v.ciFailureMode },
-    signature: signatureOf(result),
+    error: null,
+    gatheredAt: result.bundle.gatheredAt ?? null,
+    verdict: {
+      status: v.status,
+      stage: v.stage,
+      category: v.category,
+      confidence: v.confidence,
+      rootCause: v.rootCause,
+      ciFailureMode: v.ciFailureMode,
+      knownIssue: v.knownIssue ?? null,
+    },
+    similar: result.similar.length > 0 ? result.similar.map((s) => s.id) : null,
+    signature: signatureOf(result, evidence),
+    evidence:
+      evidence.length > 0
+        ? evidence.slice(0, EVIDENCE_LINES).map((e) => ({ file: e.file, line: e.line ?? null, host: e.host ?? null, text: cut(e.text, EVIDENCE_CHARS) }))
+        : null,
     findings: [...new Set(result.findings.map((f) => f.ruleId))],
     problems: result.problems.length,
+    ignored: null,
   };
-  if (v.knownIssue) record.verdict = { ...record.verdict, knownIssue: v.knownIssue } as TriageRecord['verdict'];
-  if (result.similar.length > 0) record.similar = result.similar.map((s) => s.id);
-  if (result.bundle.gatheredAt !== undefined) record.gatheredAt = result.bundle.gatheredAt;
-  return record;
 }
 
 /** The record of a bundle that could not be read at all. */
 export function unreadableRecord(path: string, bundle: string, error: string): TriageRecord {
-  return { v: TRIAGE_RECORD_VERSION, bundle, path, status: 'unreadable', error };
+  return {
+    v: TRIAGE_RECORD_VERSION,
+    bundle,
+    path,
+    status: 'unreadable',
+    error,
+    gatheredAt: null,
+    verdict: null,
+    similar: null,
+    signature: null,
+    evidence: null,
+    findings: null,
+    problems: null,
+    ignored: null,
+  };
 }
 
 /** What parseRecords kept and skipped. */

@@ -79,7 +79,7 @@ describe('bootlens analyze (CLI)', () => {
     const bad = writeTree(tempDir(), 'rules', { 'x/bad-rule.yaml': 'id: bad-rule\ntitle: x\n' });
     const r = run(['analyze', bundle, '--rules', bad]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/bad-rule\.yaml:1: .*required property/);
+    expect(r.stderr).toMatch(/bad-rule\.yaml:1: top level: missing required field 'stage'\n$/);
   });
 
   it('matches known issues by default (lexical), and not with --similarity off', () => {

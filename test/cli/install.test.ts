@@ -1,19 +1,23 @@
 // `npm pack`, then `npm install -g` of that tarball into a temporary prefix and of the clone
-// itself, and `bootlens` run by name from another folder. Offline with an empty npm cache: the
-// runtime dependencies travel inside the tarball (bundleDependencies), so nothing is fetched.
-// The packed dist/ is the one `npm test` just built (--ignore-scripts: no rebuild of a tree
-// other runs may be reading).
+// itself, and `bootlens` run by name from another folder. Offline with an empty npm cache and no
+// other flag (install scripts run, optional packages are not left out): the runtime dependencies
+// travel inside the tarball (bundleDependencies) and nothing else is asked for, so nothing is
+// fetched and nothing downloads. Embeddings are a package installed beside bootlens.
+// The packed dist/ is the one `npm test` just built (`npm pack --ignore-scripts`: no rebuild of a
+// tree other runs may be reading).
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../support/fixture-bundle.js';
+import { writeTinyModel } from '../similarity/tiny-model.js';
 
 const REPO = process.cwd();
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   version: string;
   dependencies: Record<string, string>;
   bundleDependencies: string[];
+  optionalDependencies?: Record<string, string>;
 };
 
 let work: string;
@@ -64,7 +68,7 @@ beforeAll(() => {
   linkedPrefix = join(work, 'linked');
   // A failed install is reported by the tests that need it, after the packing tests had their say.
   try {
-    npm(['install', '--global', '--offline', '--omit=optional', '--ignore-scripts', '--prefix', tarballPrefix, join(dest, packed.filename)], work);
+    npm(['install', '--global', '--offline', '--prefix', tarballPrefix, join(dest, packed.filename)], work);
   } catch (err) {
     tarballInstallError = err as Error;
   }
@@ -73,9 +77,16 @@ beforeAll(() => {
   } catch (err) {
     linkInstallError = err as Error;
   }
-});
+  // npm pack of 33 MB and two installs: a minute on a busy two-core machine.
+}, 240_000);
 
 describe('npm pack', () => {
+  it('asks for nothing it does not bundle: no optional package whose install script downloads', () => {
+    // @xenova/transformers brings sharp, whose install script downloads libvips from outside the
+    // registry; the root `overrides` does not reach a package installed from its tarball.
+    expect(pkg.optionalDependencies ?? {}).toEqual({});
+  });
+
   it('bundles every runtime dependency, so the tarball installs without a registry', () => {
     // A dependency missing here makes `npm install -g bootlens-*.tgz` need the network.
     const unbundled = Object.keys(pkg.dependencies).filter((d) => !pkg.bundleDependencies.includes(d));
@@ -143,6 +154,7 @@ describe('npm install -g of the packed tarball', () => {
     const r = bootlens(tarballPrefix, ['rules', 'test', id], tempDir());
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`✔ ${id}\n`);
     expect(r.stdout).toContain('1 rules passed their cases, 0 failed');
   });
 
@@ -155,13 +167,31 @@ describe('npm install -g of the packed tarball', () => {
       'tokenizer_config.json': '{}',
       'onnx/model.onnx': 'not a model',
     });
-    const pasted = join(writeTree(tempDir(), 'case', { 'pasted.txt': 'FATAL Bootstrap failed to complete: waiting for Kubernetes API: context deadline exceeded\n' }), 'pasted.txt');
-    const r = bootlens(tarballPrefix, ['analyze', pasted, '--similarity', 'embeddings', '--model', model], tempDir());
+    const r = bootlens(tarballPrefix, ['analyze', pasted(), '--similarity', 'embeddings', '--model', model], tempDir());
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain('needs the optional package @xenova/transformers');
+    expect(r.stderr).toContain('needs the optional package @huggingface/transformers installed beside bootlens (npm install -g @huggingface/transformers@3');
+  });
+
+  it('uses the embeddings package once it is installed beside bootlens in the same prefix', () => {
+    // Where `npm install -g <package>` puts it: <prefix>/lib/node_modules, found by Node from the
+    // installed bootlens. The clone's own copy stands in for it (no network here).
+    const scope = join(tarballPrefix, 'lib', 'node_modules', '@xenova');
+    mkdirSync(scope, { recursive: true });
+    symlinkSync(join(REPO, 'node_modules', '@xenova', 'transformers'), join(scope, 'transformers'), 'dir');
+    const model = writeTinyModel(tempDir());
+    const out = tempDir();
+    const r = bootlens(tarballPrefix, ['analyze', pasted(), '--similarity', 'embeddings', '--model', model, '--model-cache', join(out, 'cache'), '--format', 'json', '--output', 'r.json'], out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    const report = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8')) as { similarity: { mode: string } };
+    expect(report.similarity.mode).toBe('embeddings');
   });
 });
+
+function pasted(): string {
+  return join(writeTree(tempDir(), 'case', { 'pasted.txt': 'FATAL Bootstrap failed to complete: waiting for Kubernetes API: context deadline exceeded\n' }), 'pasted.txt');
+}
 
 describe('npm install -g of the clone', () => {
   beforeEach(() => {

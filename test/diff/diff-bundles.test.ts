@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffBundles } from '../../src/diff/diff-bundles.js';
+import { renderDiffText } from '../../src/report/diff-text.js';
 import { BUILTIN_RULES } from '../../src/rules/registry.js';
 import { bundleFiles, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 
@@ -32,13 +33,32 @@ describe('diffBundles', () => {
     expect(d.operators).toEqual([
       { operator: 'etcd', condition: 'Available', good: 'True', bad: 'False', message: 'no quorum' },
       { operator: 'etcd', condition: 'Degraded', good: 'False', bad: 'True', message: 'EtcdMembersDegraded: 2 of 3 members are available' },
-      { operator: 'etcd', condition: 'Progressing', bad: 'True', message: 'NodeInstallerProgressing' },
     ]);
+    // Present in the bad bundle only: no change of value, kept apart.
+    expect(d.conditionsInOne).toEqual([{ operator: 'etcd', condition: 'Progressing', bad: 'True', message: 'NodeInstallerProgressing' }]);
     const templates = d.newTemplates.map((t) => t.template);
     expect(templates).toContain('etcdctl failed. Retrying in <NUM> seconds...');
     expect(templates).not.toContain('Waiting for etcd cluster...');
     // Error-like templates come first.
     expect(d.newTemplates[0].template).toMatch(/fail|error|refused|Failed/i);
     expect(d.findings.onlyBad).toContain('bootkube-stage-failed');
+
+    // The text leads with the outcome, counts the conditions present in one bundle only, and at
+    // any width breaks lines between words only.
+    const text = renderDiffText(d, { width: 100 });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('Outcome: the verdicts differ');
+    expect(lines.find((l) => l.startsWith('  bad '))).toMatch(/^ {2}bad {2}log-bundle-\d+: FAILED at bootstrap-etcd \(etcd-health, confidence [\d.]+, rule/);
+    expect(text.indexOf('Stages that differ')).toBeLessThan(text.indexOf('Findings only in bad'));
+    expect(text.indexOf('Operator conditions that changed value (2):')).toBeLessThan(text.indexOf('Log templates only in bad'));
+    expect(text.replace(/\n +/g, ' ')).toContain('(1 conditions are present in one bundle only, not changes: 0 only in good, 1 only in bad; --format json lists them)');
+    expect(text).not.toMatch(/→ -/);
+    const words = new Set(text.split(/\s+/));
+    for (const width of [40, 60, 100]) {
+      const narrow = renderDiffText(d, { width });
+      for (const l of narrow.split('\n')) expect(l.length, l).toBeLessThanOrEqual(width);
+      // Every word of the narrow text is a whole word of the wide one, or one shortened with … (never split).
+      for (const w of narrow.split(/\s+/).filter(Boolean)) expect(words.has(w) || w.includes('…'), w).toBe(true);
+    }
   });
 });

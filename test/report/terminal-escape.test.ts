@@ -123,7 +123,11 @@ describe('hostile names through the real CLI', () => {
     const r = run(['diff', good, bad]);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(RAW_CONTROL);
-    expect(r.stdout).toContain('etcd␛]0;pwned␇');
+    // The renamed operator's conditions are in one bundle only: counted, not listed; the bundle's name shows.
+    expect(r.stdout).toContain('log-bundle␛]0;pwned␇.tar.gz');
+    expect(r.stdout).toMatch(/conditions are present in one bundle only/);
+    const json = run(['diff', good, bad, '--format', 'json']);
+    expect(json.stdout).not.toMatch(RAW_CONTROL);
   });
 
   it('triage text and its progress lines write no control character from bundle names', () => {

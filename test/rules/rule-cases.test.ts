@@ -116,11 +116,15 @@ describe('YAML examples', () => {
       lines: ['time="2026-11-22T11:18:00Z" level=info msg="Cluster operator network Available is True with AsExpected: "']
 `;
     expect(() => loadRuleFile(ruleFile(lines))).toThrow(RuleError);
-    expect(() => loadRuleFile(ruleFile(lines))).toThrow(/:\d+: \/examples\/positive\/0: resource and service examples give the List or the record array as json:, read by the real parser, not lines:$/);
+    expect(() => loadRuleFile(ruleFile(lines))).toThrow(/:\d+: examples\.positive\[0\]: a resource or service example gives the List or the record array as json:, read by the real parser, not lines:$/);
     const json = lines
       .replace("    - source: resource\n      lines: ['network", "    - source: installer\n      lines: ['network")
       .replace("    - source: installer\n      lines: ['time", "    - source: installer\n      json: { a: 1 }\n      lines: ['time");
-    expect(() => loadRuleFile(ruleFile(json))).toThrow(/:\d+: \/examples\/negative\/0: log examples give lines:, not json:$/);
+    expect(() => loadRuleFile(ruleFile(json))).toThrow(/:\d+: examples\.negative\[0\]: a log example gives its lines as lines:, not json:$/);
+    // A misspelled lines: is an unknown field, with the valid ones; never "give lines:, not json:".
+    expect(() => loadRuleFile(ruleFile(json.replace("      json: { a: 1 }\n      lines: ['time", "      line: ['time")))).toThrow(
+      /:\d+: examples\.negative\[0\]: unknown field 'line' \(valid fields: source, unit, container, host, resource, service, note, lines, json, expect\)$/,
+    );
     const negativeExpect = `${RULE}examples:
   positive:
     - source: installer
@@ -165,7 +169,8 @@ describe('YAML examples', () => {
     expect(await testRuleExamples(compileYamlRule(doc, 'x', catalogue), doc)).toEqual([]);
     const journal = { ...doc, sources: [{ journal: 'bootkube', host: 'bootstrap' as const }], examples: { positive: doc.examples!.positive, negative: [{ unit: 'kubelet', lines: ['Nov 22 10:00:00 b kubelet.sh[1]: hello'] }] } };
     const failures = await testRuleExamples(compileYamlRule(journal, 'x', catalogue), journal);
-    expect(failures.find((f) => f.kind === 'negative')?.reason).toBe('skipped (missing: bootstrap journal bootkube)');
+    // Placed as a real bundle places it, the negative is in a log the rule never reads.
+    expect(failures.find((f) => f.kind === 'negative')?.reason).toBe('placed where a real bundle keeps it (bootstrap/journals/kubelet.log), it is in no log the rule reads (bootstrap journal bootkube)');
   });
 });
 
@@ -202,9 +207,9 @@ describe('TypeScript rule cases', () => {
     };
     const ok = "- name: one\n  files: { gather.log: 'x' }\n  expect: { fires: true }\n- name: two\n  files: { gather.log: 'y' }\n  expect: { fires: false }\n";
     expect(loadRuleCases(file(ok))).toHaveLength(2);
-    expect(() => loadRuleCases(file(ok.replace('gather.log', '../../etc/passwd')))).toThrow(/:2: \/0\/files: must match pattern/);
+    expect(() => loadRuleCases(file(ok.replace('gather.log', '../../etc/passwd')))).toThrow(/:2: \[0\]\.files: unknown field '\.\.\/\.\.\/etc\/passwd' \(valid fields: |:2: \[0\]\.files: /);
     expect(() => loadRuleCases(file(ok.replace('{ fires: false }', '{ fires: false, stage: render }')))).toThrow(/:6: a case that does not fire has no stage, category or message to expect/);
-    expect(() => loadRuleCases(file(ok.replace('{ fires: true }', '{ fires: true, category: dnss }')))).toThrow(/category 'dnss' is not a taxonomy category/);
+    expect(() => loadRuleCases(file(ok.replace('{ fires: true }', '{ fires: true, category: dnss }')))).toThrow(/\[0\]\.expect\.category: 'dnss' is not a taxonomy category \(valid: registry-auth, /);
   });
 });
 
@@ -212,11 +217,21 @@ describe('bootlens rules test (CLI)', () => {
   const CLI = join(process.cwd(), 'dist/src/cli/main.js');
   const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 
-  it('tests one rule, YAML or TypeScript, by id', () => {
+  it('tests one rule, YAML or TypeScript, by id, naming each of its cases', () => {
     for (const id of ['etcd-members-unhealthy', 'etcd-quorum']) {
       const r = run(['rules', 'test', id]);
-      expect([r.status, r.stdout], id).toEqual([0, '1 rules passed their cases, 0 failed\n']);
+      expect(r.status, id).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines[0]).toBe(`✔ ${id}`);
+      const cases = lines.filter((l) => l.startsWith('  ✔ '));
+      const doc = docs.get(id);
+      const expected = doc ? doc.examples!.positive.length + doc.examples!.negative.length : builtinCases(id)!.length;
+      expect(cases).toHaveLength(expected);
+      for (const c of cases) expect(c).toMatch(/^ {2}✔ (positive|negative) \d+: \S/);
+      expect(lines.slice(-2)).toEqual([`${expected} cases of 1 rules`, '1 rules passed their cases, 0 failed']);
     }
+    // A TypeScript rule's cases by their own names.
+    expect(run(['rules', 'test', 'etcd-quorum']).stdout).toContain(`: ${builtinCases('etcd-quorum')![0].name}\n`);
   });
 
   it('exits 2 with one line for a rule that does not exist', () => {
@@ -224,5 +239,76 @@ describe('bootlens rules test (CLI)', () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe("bootlens: unknown rule 'no-such-rule' (see bootlens rules list)\n");
+  });
+});
+
+describe('examples placed as a real bundle places them', () => {
+  const APISERVER_CATALOGUE = catalogueFile(`  - id: apiserver-etcd-refused
+    title: The bootstrap kube-apiserver cannot reach etcd
+    role: cause
+    form: 'createTransport failed to connect to [^\\n]{0,300}connection refused'
+    origin: vendor/google.golang.org/grpc/clientconn.go
+    stage: bootstrap-etcd
+    category: etcd-health
+    severity: error
+    description: The API server's etcd client is refused.
+    fix:
+      - Check etcd.
+    references:
+      - https://github.com/openshift/installer/issues/3579
+    says: 'etcd refused the API server'
+    examples:
+      - line: 'W0511 12:14:39.919331       1 clientconn.go:1120] grpc: addrConn.createTransport failed to connect to {https://localhost:2379 0  <nil>}. Err :connection error: desc = "transport: Error while dialing dial tcp [::1]:2379: connect: connection refused". Reconnecting...'
+`, 'kube-apiserver', 'kubernetes/kubernetes');
+  const CLI = join(process.cwd(), 'dist/src/cli/main.js');
+  // A rule that reads the bootstrap kube-apiserver's log, with a positive example and a near miss.
+  const rule = (example: string): string => `id: apiserver-etcd-refused
+confidence: medium
+sources:
+  - container: kube-apiserver*
+    host: bootstrap
+match:
+  any:
+    - message: apiserver-etcd-refused
+examples:
+  positive:
+    - note: refused
+      source: container
+${example}
+      lines:
+        - 'W0511 12:14:39.919331       1 clientconn.go:1120] grpc: addrConn.createTransport failed to connect to {https://localhost:2379 0  <nil>}. Err :connection error: desc = "transport: Error while dialing dial tcp [::1]:2379: connect: connection refused". Reconnecting...'
+  negative:
+    - note: a flag dump
+      source: container
+      container: kube-apiserver
+      lines:
+        - 'I0511 12:14:30.984182       1 flags.go:64] FLAG: --etcd-servers="[https://localhost:2379]"'
+`;
+  const test = (example: string) => {
+    const dir = rulesFolder({ 'apiserver-etcd-refused.yaml': rule(example) }, APISERVER_CATALOGUE);
+    return spawnSync(process.execPath, [CLI, 'rules', 'test', 'apiserver-etcd-refused', '--rules', dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  };
+
+  it('passes the example under the container the rule reads', () => {
+    const r = test('      container: kube-apiserver');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('  ✔ positive 1: refused\n  ✔ negative 1: a flag dump\n');
+  });
+
+  it('fails a container example placed under another container: the rule never reads it there', () => {
+    const r = test('      container: etcd');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('  ✖ positive 1: refused\n');
+    expect(r.stdout).toMatch(/placed where a real bundle keeps it \(bootstrap\/containers\/etcd-[0-9a-f]+\.log\), it is in no log the rule reads \(bootstrap container kube-apiserver\*\)/);
+  });
+
+  it('fails a unit: on a container example instead of ignoring it, and a host the rule does not read', () => {
+    const unit = test('      unit: etcd');
+    expect(unit.status).toBe(1);
+    expect(unit.stdout).toContain("unit: names a journal's unit; a container example names its container with container:");
+    const master = test('      container: kube-apiserver\n      host: master');
+    expect(master.status).toBe(1);
+    expect(master.stdout).toMatch(/placed where a real bundle keeps it \(control-plane\/[^)]+kube-apiserver[^)]*\), it is in no log the rule reads/);
   });
 });

@@ -112,9 +112,12 @@ describe('YAML rules', () => {
 
   it('rejects bad rule files with the file, the line and the reason', () => {
     const cases: [string, RegExp][] = [
-      [RULE.replace('confidence: medium', 'confidence: sure'), /:2: \/confidence: must be one of high, medium, low/],
-      [RULE.replace('confidence: medium', 'confidence: medium\ntitle: bootkube retries'), /unknown field 'title'/],
-      [RULE.replace('    - message: etcd-wait-retrying', "    - regex: 'etcdctl failed'"), /\/match\/any\/0: /],
+      // The line of the field, the valid values and fields.
+      [RULE.replace('confidence: medium', 'confidence: sure'), /:2: confidence: 'sure' is not one of high, medium, low$/],
+      [RULE.replace('confidence: medium', 'confidence: medium\ntitle: bootkube retries'), /:3: top level: unknown field 'title' \(valid fields: id, reports, confidence, .*\)$/],
+      [RULE.replace('    - message: etcd-wait-retrying', "    - regex: 'etcdctl failed'"), /match\.any\[0\]: unknown field 'regex' \(valid fields: message\)$/],
+      // A misspelled source key is named as such, with the valid keys (not "must have required property 'journal'").
+      [RULE.replace(/  - journal: /, '  - jurnal: '), /: sources\[0\]: unknown field 'jurnal' \(valid fields: journal, unit-status, container, log, service, stage, resource, host\)$/],
       ['id: [unclosed\nx: 1\n', /:\d+: YAML: /],
     ];
     for (const [text, expected] of cases) {
@@ -127,7 +130,7 @@ describe('YAML rules', () => {
     const dir = tempDir('bootlens-bad-');
     const misnamed = join(dir, 'other-name.yaml');
     writeFileSync(misnamed, RULE);
-    expect(() => loadRuleFile(misnamed)).toThrow(/id 'etcd-wait-retrying' must equal the file name/);
+    expect(() => loadRuleFile(misnamed)).toThrow(/:1: id: 'etcd-wait-retrying' must equal the file name/);
   });
 
   it('rejects a rule whose messages the catalogue lacks or cannot report, and a catalogue entry that is wrong, with the file and the reason', () => {

@@ -58,7 +58,7 @@ describe('embeddings from a local model folder', () => {
     expect(dot(a, a)).toBeCloseTo(1, 4);
     expect(dot(a, b)).toBeGreaterThan(0.9);
     expect(dot(a, c)).toBeLessThan(0.3);
-    const optional = '@xenova/transformers';
+    const optional = '@xenova/transformers'; // the clone's copy (a dev dependency); @huggingface/transformers is tried first when installed
     const { env } = (await import(optional)) as { env: { allowRemoteModels: boolean } };
     expect(env.allowRemoteModels).toBe(false);
     expect(fetchCalls).toEqual([]);

@@ -1,9 +1,10 @@
-// Copies a bundle with every value that differs from one cluster or run to the next renamed:
-// CSR names, pod name suffixes, node names, IP addresses, digests and container ids, ephemeral
-// ports, durations. Each value is renamed the same way everywhere (file contents, paths, nested
-// archives), so the copy is the same failure on "another cluster". Certificates are left alone.
+// Copies a bundle with its files edited, nested archives included. `renamedCopy`: every value
+// that differs from one cluster or run to the next renamed (CSR names, pod name suffixes, node
+// names, IP addresses, digests and container ids, ephemeral ports, durations), the same way
+// everywhere (file contents, paths, nested archives), so the copy is the same failure on "another
+// cluster"; certificates are left alone. `editedCopy`: any edit of the text files.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 import { tempDir } from '../support/fixture-bundle.js';
@@ -89,43 +90,59 @@ async function extract(archive: string, into: string): Promise<string[]> {
   return order;
 }
 
-/** Renames every file and folder under `dir` in place, recursing into nested archives. */
-async function renameTree(dir: string): Promise<void> {
+/** How a copy differs: names of files and folders, and the text of text files (by path inside the bundle). */
+interface Edit {
+  name: (name: string) => string;
+  text: (text: string, path: string) => string;
+}
+
+const RENAME: Edit = { name: renameText, text: (t) => renameOutsidePem(t) };
+
+/** Edits every file and folder under `dir` in place, recursing into nested archives. */
+async function editTree(dir: string, edit: Edit, root: string = dir): Promise<void> {
   for (const name of readdirSync(dir)) {
     let full = join(dir, name);
-    const renamed = renameText(name);
+    const renamed = edit.name(name);
     if (renamed !== name) {
       renameSync(full, join(dir, renamed));
       full = join(dir, renamed);
     }
     if (statSync(full).isDirectory()) {
-      await renameTree(full);
+      await editTree(full, edit, root);
       continue;
     }
     const bytes = readFileSync(full);
     const inner = isGzip(bytes) ? gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH }) : bytes;
     if (isTar(inner)) {
-      await renameArchive(full, full, isGzip(bytes));
+      await editArchive(full, full, isGzip(bytes), edit);
       continue;
     }
     if (inner.includes(0)) continue; // binary: left as it is
-    const text = Buffer.from(renameOutsidePem(inner.toString('utf8')));
+    const text = Buffer.from(edit.text(inner.toString('utf8'), relative(root, full).split('\\').join('/')));
     writeFileSync(full, isGzip(bytes) ? gzipSync(text) : text);
   }
 }
 
-async function renameArchive(from: string, to: string, gzip: boolean): Promise<void> {
+async function editArchive(from: string, to: string, gzip: boolean, edit: Edit): Promise<void> {
   const work = tempDir('bootlens-rename-');
   const order = await extract(from, work);
-  await renameTree(work);
+  await editTree(work, edit);
   mkdirSync(dirname(to), { recursive: true });
-  const paths = order.map((p) => p.split('/').map(renameText).join('/')).filter((p) => existsSync(join(work, p)));
+  const paths = order.map((p) => p.split('/').map(edit.name).join('/')).filter((p) => existsSync(join(work, p)));
   await tar.c({ cwd: work, file: to, gzip, portable: true, noDirRecurse: true }, paths);
 }
 
 /** Writes the renamed copy of the `.tar.gz` bundle `from` to `to`. */
 export async function renamedCopy(from: string, to: string): Promise<void> {
-  await renameArchive(from, to, true);
+  await editArchive(from, to, true, RENAME);
+}
+
+/**
+ * Writes a copy of the `.tar.gz` bundle `from` to `to` with `text` applied to every text file
+ * (given its path inside the archive it sits in, and its text); names are kept.
+ */
+export async function editedCopy(from: string, to: string, text: (text: string, path: string) => string): Promise<void> {
+  await editArchive(from, to, true, { name: (n) => n, text });
 }
 
 export { renameText };

@@ -78,7 +78,7 @@ describe('triage', () => {
     const lexical = await analyzeMany(await collectBundles([dir]), { jobs: 2, version: 'test', similarity: { mode: 'lexical' } });
     const byName = (rs: typeof records, n: string) => rs.find((r) => r.bundle === n)!;
     expect(byName(lexical, 'ci-run-1.tar.gz').similar?.length ?? 0).toBeGreaterThan(0);
-    expect(records.every((r) => r.similar === undefined)).toBe(true);
+    expect(records.every((r) => r.similar === null)).toBe(true);
     expect(summarize(lexical).groups.map((g) => [g.count, g.signature.stage, g.signature.category])).toEqual(
       summarize(records).groups.map((g) => [g.count, g.signature.stage, g.signature.category]),
     );
