@@ -9,6 +9,7 @@
 // - a benign message is never a cause, whatever error words it holds.
 import { matchWindow } from '../text/match-window.js';
 import type { CategoryId } from '../taxonomy.js';
+import { requiredLiterals } from '../text/regex-source.js';
 import { targetAt } from './targets.js';
 import type { Catalogue, CatalogueEntry, MessageForm, MessageRole, TargetKind } from './types.js';
 
@@ -83,6 +84,44 @@ interface CompiledEntry {
   sources?: RegExp[];
 }
 
+/**
+ * Which forms may match a text, from the literals each must contain, found in one pass over the
+ * text's lower-cased trigrams: most lines a classifier is shown hold none of them, and the forms
+ * are hundreds of regexes. A form with no literal to say is always a candidate.
+ */
+class FormIndex {
+  private readonly byTrigram = new Map<string, { literal: string; form: number }[]>();
+  private readonly always: number[] = [];
+
+  constructor(literals: readonly (readonly string[])[]) {
+    literals.forEach((lits, form) => {
+      if (lits.length === 0) {
+        this.always.push(form);
+        return;
+      }
+      for (const l of lits) {
+        const literal = l.toLowerCase();
+        const key = literal.slice(0, 3);
+        const list = this.byTrigram.get(key) ?? [];
+        list.push({ literal, form });
+        this.byTrigram.set(key, list);
+      }
+    });
+  }
+
+  /** The forms that may match `text` (a superset: case is ignored here, the regex decides). */
+  candidates(text: string): Set<number> {
+    const out = new Set<number>(this.always);
+    const lower = text.toLowerCase();
+    for (let i = 0; i + 3 <= lower.length; i++) {
+      const list = this.byTrigram.get(lower.slice(i, i + 3));
+      if (!list) continue;
+      for (const { literal, form } of list) if (!out.has(form) && lower.startsWith(literal, i)) out.add(form);
+    }
+    return out;
+  }
+}
+
 /** The spans inside `(Mirrors also failed: [ ... ])`, brackets balanced. */
 function mirrorSpans(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
@@ -102,36 +141,44 @@ function mirrorSpans(text: string): { start: number; end: number }[] {
 /** Classifies lines with one catalogue; built once per catalogue (`classifierOf`). */
 export class Classifier {
   private readonly compiled: CompiledEntry[];
-  private readonly screens: RegExp[];
+  /** Every form with the entry it belongs to, in catalogue order. */
+  private readonly forms: { entry: number; form: MessageForm }[];
+  private readonly index: FormIndex;
 
   constructor(readonly catalogue: Catalogue) {
     this.compiled = catalogue.entries.map((entry) => ({
       entry,
       ...(entry.on?.sources ? { sources: entry.on.sources.map(globToRegex) } : {}),
     }));
-    this.screens = screensOf(catalogue.entries.flatMap((e) => e.forms.map((f) => f.regex)));
+    this.forms = catalogue.entries.flatMap((entry, i) => entry.forms.map((form) => ({ entry: i, form })));
+    this.index = new FormIndex(this.forms.map(({ form }) => requiredLiterals(form.regex.source)));
   }
 
   /** Every entry that matches the line (in catalogue order), its `when`, `unless` and `on` kept. */
   hits(whole: string, where?: LineOrigin): Hit[] {
     const text = matchWindow(whole);
-    if (!this.screens.some((re) => re.test(text))) return [];
+    const candidates = this.index.candidates(text);
+    if (candidates.size === 0) return [];
     const out: Hit[] = [];
-    for (const c of this.compiled) {
+    let last = -1;
+    for (const f of [...candidates].sort((a, b) => a - b)) {
+      const { entry: ei, form } = this.forms[f];
+      // One hit per entry: its first form that matches.
+      if (ei === last) continue;
+      const c = this.compiled[ei];
       const e = c.entry;
       if (e.on && !appliesAt(e, c.sources, where)) continue;
-      for (const form of e.forms) {
-        if (form.literals.length > 0 && !form.literals.some((l) => text.includes(l))) continue;
+      {
         const m = form.regex.exec(text);
         if (!m) continue;
-        if (e.when && !e.when.test(text)) break;
-        if (e.unless && e.unless.test(text)) break;
+        last = ei;
+        if (e.when && !e.when.test(text)) continue;
+        if (e.unless && e.unless.test(text)) continue;
         const captures: Record<string, string> = {};
         for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) captures[k] = v;
         const hit: Hit = { entry: e, form, start: m.index, end: m.index + m[0].length, captures, category: 'unknown' };
         resolveCategory(hit, text);
         out.push(hit);
-        break;
       }
     }
     return out;
@@ -220,25 +267,6 @@ function decisiveError(hits: Hit[], text: string): Hit | undefined {
     const d = CAUSE_SPECIFICITY[h.category] - CAUSE_SPECIFICITY[best.category] || ROLE_ORDER[h.entry.role] - ROLE_ORDER[best.entry.role] || h.start - best.start;
     return d > 0 ? h : best;
   });
-}
-
-/** A regex with its named groups made plain, for a combined screen (names would clash there). */
-function plainGroups(source: string): string {
-  return source.replace(/\(\?<([A-Za-z_]\w*)>/g, '(?:');
-}
-
-/**
- * The regexes one of which matches wherever one of `forms` does: one combined regex per set of
- * flags (a line no form matches is ruled out in one pass: most lines a classifier is shown match
- * none); a form that refers back to a group is tested alone.
- */
-export function screensOf(forms: readonly RegExp[]): RegExp[] {
-  const alone = (re: RegExp): boolean => /\\[1-9]|\\k</.test(re.source) || /[gy]/.test(re.flags);
-  const together = forms.filter((re) => !alone(re));
-  return [
-    ...[...new Set(together.map((re) => re.flags))].map((flags) => new RegExp(together.filter((re) => re.flags === flags).map((re) => `(?:${plainGroups(re.source)})`).join('|'), flags)),
-    ...forms.filter(alone),
-  ];
 }
 
 const classifiers = new WeakMap<Catalogue, Classifier>();

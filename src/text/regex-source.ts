@@ -121,3 +121,117 @@ export function isCatastrophic(source: string): boolean {
   }
   return source.includes('.*.*') || source.includes('.*?.*') || source.includes('.+.*') || source.includes('.+?.*') || source.includes('.*.+') || source.includes('.*?.+');
 }
+
+/** Where the group opening at `open` closes (the index of its `)`), classes and escapes skipped. */
+function groupEnd(source: string, open: number): number {
+  let depth = 0;
+  for (const [c, i] of syntaxChars(source.slice(open))) {
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return open + i;
+  }
+  return source.length;
+}
+
+/** Whether the quantifier at `at` (if any) lets the item before it occur zero times. */
+function optionalAt(source: string, at: number): boolean {
+  const q = source[at];
+  return q === '?' || q === '*' || (q === '{' && /^\{0[,}]/.test(source.slice(at)));
+}
+
+/** The index after a quantifier at `at` (and its lazy `?`), or `at` when there is none. */
+function skipQuantifier(source: string, at: number): number {
+  let i = at;
+  const q = source[i];
+  if (q === '?' || q === '*' || q === '+') i++;
+  else if (q === '{') {
+    const close = source.indexOf('}', i);
+    if (close < 0 || !/^\{\d+(?:,\d*)?\}$/.test(source.slice(i, close + 1))) return at;
+    i = close + 1;
+  } else return at;
+  return source[i] === '?' ? i + 1 : i;
+}
+
+/**
+ * Substrings one of which every match of a branch contains: the best of its required literal runs
+ * and required groups (a group offers the union of its branches' sets), best meaning the set whose
+ * shortest member is longest. Undefined when nothing can be said.
+ */
+function branchLiterals(branch: string, minLength: number): string[] | undefined {
+  let best: string[] | undefined;
+  const offer = (set: string[] | undefined): void => {
+    if (!set || set.length === 0 || set.some((s) => s.length < minLength)) return;
+    const worst = Math.min(...set.map((s) => s.length));
+    if (!best || worst > Math.min(...best.map((s) => s.length))) best = set;
+  };
+  let run = '';
+  const flush = (): void => {
+    offer(run ? [run] : undefined);
+    run = '';
+  };
+  for (let i = 0; i < branch.length; ) {
+    const c = branch[i];
+    if (c === '(') {
+      flush();
+      const close = groupEnd(branch, i);
+      const head = branch.slice(i, i + 4);
+      const look = head.startsWith('(?=') || head.startsWith('(?!') || head.startsWith('(?<=') || head.startsWith('(?<!');
+      const bodyStart = head.startsWith('(?:') ? i + 3 : head.startsWith('(?<') && !look ? branch.indexOf('>', i) + 1 : look ? close : i + 1;
+      const after = close + 1;
+      if (!look && !optionalAt(branch, after)) offer(literalSet(branch.slice(bodyStart, close), minLength));
+      i = skipQuantifier(branch, after);
+      continue;
+    }
+    if (c === '[') {
+      flush();
+      let j = i + 1;
+      for (; j < branch.length && branch[j] !== ']'; j++) if (branch[j] === '\\') j++;
+      i = skipQuantifier(branch, j + 1);
+      continue;
+    }
+    let ch: string | undefined;
+    let next = i + 1;
+    if (c === '\\') {
+      const e = branch[i + 1];
+      next = i + 2;
+      // An escaped punctuation character is itself; \d, \s, \w, \b... are not text.
+      ch = e !== undefined && /[^A-Za-z0-9]/.test(e) ? e : undefined;
+      if (e === 'k' && branch[i + 2] === '<') next = branch.indexOf('>', i) + 1;
+    } else if (!META.has(c)) ch = c;
+    const quantified = next !== skipQuantifier(branch, next);
+    if (ch === undefined || c === '^' || c === '$') {
+      flush();
+      i = skipQuantifier(branch, next);
+      continue;
+    }
+    if (quantified) {
+      // `x+` still holds one x, but the run is broken after it; `x?`, `x*` hold none.
+      if (!optionalAt(branch, next)) run += ch;
+      flush();
+      i = skipQuantifier(branch, next);
+      continue;
+    }
+    run += ch;
+    i = next;
+  }
+  flush();
+  return best;
+}
+
+/**
+ * Substrings one of which every match of `source` contains — looking into groups, unlike
+ * `regexLiterals` — for a prefilter over many regexes; empty when none can be said (a branch with
+ * no required text of `minLength` characters).
+ */
+export function requiredLiterals(source: string, minLength = 3): string[] {
+  return literalSet(source, minLength) ?? [];
+}
+
+function literalSet(source: string, minLength: number): string[] | undefined {
+  const out = new Set<string>();
+  for (const branch of topLevelBranches(source)) {
+    const set = branchLiterals(branch, minLength);
+    if (!set) return undefined;
+    for (const s of set) out.add(s);
+  }
+  return [...out];
+}

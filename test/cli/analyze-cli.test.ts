@@ -76,10 +76,10 @@ describe('bootlens analyze (CLI)', () => {
       expect(r.stderr.trim().split('\n').length, r.stderr).toBeLessThanOrEqual(2);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
-    const bad = writeTree(tempDir(), 'rules', { 'x/bad-rule.yaml': 'id: bad-rule\ntitle: x\n' });
+    const bad = writeTree(tempDir(), 'rules', { 'x/bad-rule.yaml': 'id: bad-rule\nconfidence: high\n' });
     const r = run(['analyze', bundle, '--rules', bad]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/bad-rule\.yaml:1: top level: missing required field 'stage'\n$/);
+    expect(r.stderr).toMatch(/bad-rule\.yaml:1: top level: missing required field 'sources'\n$/);
   });
 
   it('matches known issues by default (lexical), and not with --similarity off', () => {

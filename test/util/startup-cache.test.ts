@@ -34,7 +34,7 @@ describe('start-up cache', () => {
     // A broken file fails the load though a good set of the same files is cached.
     writeFileSync(file, text.replace(/^confidence: .*$/m, 'confidence: no-such-level'));
     expect(() => loadRules(dir)).toThrow(RuleError);
-    expect(() => loadRules(dir)).toThrow(/confidence: must be one of/);
+    expect(() => loadRules(dir)).toThrow(/confidence: 'no-such-level' is not one of high, medium, low/);
   });
 
   it('validates with the cached schema code as with a fresh compile', async () => {
