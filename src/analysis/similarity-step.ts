@@ -1,16 +1,11 @@
 // The similarity step of an analysis: mine the error-like lines as the reader streams them,
 // then match the templates new near the failure against the known-issue knowledge base.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LineTap } from '../ingest/read-bundle.js';
 import type { LogRef } from '../specs/source-id.js';
 import type { Bundle } from '../model/types.js';
 import { bundleLogs } from '../model/walk.js';
 import { createMiner, type TemplateMiner } from '../similarity/drain.js';
-import { defaultKnowledgeBaseDir, knownIssueFiles, loadKnowledgeBase, type KnownIssue } from '../similarity/knowledge-base.js';
-import { cacheKey, cacheRead, cacheWrite } from '../util/disk-cache.js';
-import { packageRoot } from '../util/package-root.js';
+import { loadKnowledgeBase, type KnownIssue } from '../similarity/knowledge-base.js';
 import { findSimilar, type SimilarIssue, type SimilarityMode } from '../similarity/match.js';
 
 /** How `analyze` looks for similar known issues. */
@@ -56,33 +51,7 @@ export class SimilarityStep {
 
 let shipped: KnownIssue[] | undefined;
 
-/**
- * The shipped knowledge base, parsed and validated once per set of entry files: cached on disk
- * by the files' paths and text and the code and schema that validate them (YAML parsing is
- * start-up time every analysis would pay). A bad entry is never cached: the real load throws.
- */
+/** The shipped knowledge base: the known failures of the shipped catalogue (loaded once with it). */
 export function shippedKnowledgeBase(): KnownIssue[] {
-  if (shipped) return shipped;
-  let key: string | undefined;
-  try {
-    const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-    const code = readFileSync(fileURLToPath(new URL(`../similarity/knowledge-base.${ext}`, import.meta.url)));
-    const schema = readFileSync(join(packageRoot(), 'schema', 'known-issue.schema.json'));
-    const files = knownIssueFiles(defaultKnowledgeBaseDir());
-    key = cacheKey('kb-v1', code, schema, ...files.flatMap((f) => [f, readFileSync(f)]));
-  } catch {
-    key = undefined;
-  }
-  const hit = key === undefined ? undefined : cacheRead('kb', `${key}.json`);
-  if (hit !== undefined) {
-    try {
-      const parsed = JSON.parse(hit) as KnownIssue[];
-      if (Array.isArray(parsed)) return (shipped = parsed);
-    } catch {
-      // Damaged: load for real below.
-    }
-  }
-  const kb = loadKnowledgeBase();
-  if (key !== undefined) cacheWrite('kb', `${key}.json`, JSON.stringify(kb));
-  return (shipped = kb);
+  return (shipped ??= loadKnowledgeBase());
 }

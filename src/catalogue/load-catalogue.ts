@@ -1,7 +1,7 @@
 // Loads the message catalogue (`rules/catalogue/*.yaml`): schema, taxonomy ids, regexes that
 // compile and cannot backtrack catastrophically, unique ids, and references between entries
 // (healedBy, overlaps) that name entries which exist. A bad file stops the load with file:line.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
@@ -60,6 +60,7 @@ interface EntryDoc {
   references?: string[];
   examples?: { line: string; from?: string; on?: string }[];
   overlaps?: Record<string, string>;
+  seenWith?: string[];
 }
 
 interface FileDoc {
@@ -165,6 +166,7 @@ export function parseCatalogueText(text: string, shownAs: string): CatalogueEntr
       references: e.references ?? [],
       examples: (e.examples ?? []).map((x) => ({ line: x.line, ...(x.from ? { from: x.from } : {}), ...(x.on ? { on: x.on } : {}) })),
       overlaps: e.overlaps ?? {},
+      seenWith: e.seenWith ?? [],
     };
     return entry;
   });
@@ -204,22 +206,26 @@ export function makeCatalogue(entries: readonly CatalogueEntry[]): Catalogue {
   return { entries, byId };
 }
 
-const loaded = new Map<string, Catalogue>();
+const loaded = new Map<string, { stamp: string; catalogue: Catalogue }>();
 
-/** Loads (once per process and folder) every file of a catalogue folder. */
+/** Loads every file of a catalogue folder, once per process while its files stay the same. */
 export function loadCatalogue(dir: string = defaultCatalogueDir()): Catalogue {
-  let c = loaded.get(dir);
-  if (!c) {
-    let files: string[];
-    try {
-      files = catalogueFiles(dir);
-    } catch (err) {
-      throw new CatalogueError(dir, undefined, `cannot read the catalogue folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    c = makeCatalogue(files.flatMap((f) => loadCatalogueFile(f, relative(process.cwd(), f) || f)));
-    loaded.set(dir, c);
+  let files: string[];
+  try {
+    files = catalogueFiles(dir);
+  } catch (err) {
+    throw new CatalogueError(dir, undefined, `cannot read the catalogue folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  return c;
+  // A file added, removed or rewritten (kb add) is a new catalogue.
+  const stamp = files.map((f) => {
+    const st = statSync(f, { throwIfNoEntry: false });
+    return `${f}:${st?.size ?? -1}:${st?.mtimeMs ?? -1}`;
+  }).join('|');
+  const hit = loaded.get(dir);
+  if (hit && hit.stamp === stamp) return hit.catalogue;
+  const catalogue = makeCatalogue(files.flatMap((f) => loadCatalogueFile(f, relative(process.cwd(), f) || f)));
+  loaded.set(dir, { stamp, catalogue });
+  return catalogue;
 }
 
 /** The fixed category of an entry, when it does not depend on a target or a chain. */

@@ -92,6 +92,8 @@ export interface CatalogueEntry {
   healedBy: string[];
   references: string[];
   examples: MessageExample[];
+  /** Lines posted with this failure in public threads, verbatim: what similarity matches a bundle against. */
+  seenWith: string[];
   /** Entries that also match an example, each with why that is right (`other id: reason`). */
   overlaps: Record<string, string>;
 }

@@ -93,7 +93,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--wide', 'full lines, whatever the width')
     .action(async (good: string, bad: string, opts: Parameters<typeof runDiff>[2]) => setExit(await (await import('./diff-command.js')).runDiff(good, bad, opts)));
 
-  const kb = program.command('kb').description('the known-issue knowledge base (rules/known-issues/)');
+  const kb = program.command('kb').description('the known-issue knowledge base (the known failures of rules/catalogue/)');
   kb.command('add')
     .description("turn a diagnosed bundle's candidate lines into a new known-issue entry")
     .argument('<bundle>')
@@ -104,7 +104,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .requiredOption('--fix <step...>', 'fix steps')
     .requiredOption('--reference <url...>', 'public bug reports or docs the entry stands on')
     .option('--rule <id>', 'the rule covering the same failure')
-    .option('--out <dir>', 'folder to write <id>.yaml into (default: rules/known-issues/)')
+    .option('--out <dir>', 'catalogue folder to write kb-<id>.yaml into (default: rules/catalogue/)')
     .option('--force', 'replace an existing entry')
     .option('--healthy <bundles...>', 'bundles of installs that went through: lines they also log are never taken')
     .action(async (bundle: string, o: { id: string; title: string; stage: string; category: string; fix: string[]; reference: string[]; rule?: string; out?: string; force?: boolean; healthy?: string[] }) => {

@@ -40,7 +40,7 @@ export interface KbAddOptions {
   description?: string;
   /** The rule covering the same failure, if any. */
   rule?: string;
-  /** Folder to write `<id>.yaml` into; default the shipped `rules/known-issues/`. */
+  /** Catalogue folder to write `kb-<id>.yaml` into; default the shipped `rules/catalogue/`. */
   out?: string;
   /** Candidate lines taken (best first); default 3. */
   lines?: number;

@@ -10,6 +10,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../support/fixture-bundle.js';
+import { loadKnowledgeBase } from '../../src/similarity/knowledge-base.js';
 import { writeTinyModel } from '../similarity/tiny-model.js';
 
 const REPO = process.cwd();
@@ -133,7 +134,7 @@ describe('npm install -g of the packed tarball', () => {
       similar: { id: string }[];
     };
     expect(report.verdict).toMatchObject({ stage: expected.stage, category: expected.category });
-    // The same rules as the clone's CLI, and known issues from the installed rules/known-issues.
+    // The same rules as the clone's CLI, and known issues from the installed catalogue.
     const inRepo = spawnSync(process.execPath, [join(REPO, 'dist/src/cli/main.js'), 'rules', 'list', '--format', 'json'], { cwd: REPO, encoding: 'utf8' });
     const installed = bootlens(tarballPrefix, ['rules', 'list', '--format', 'json'], elsewhere);
     // A rule file's origin, relative to the package it was read from: the clone's, or the install's.
@@ -143,7 +144,7 @@ describe('npm install -g of the packed tarball', () => {
     expect(repoRules.length).toBeGreaterThan(20);
     expect(fromRoot(installed.stdout, join(tarballPrefix, 'lib', 'node_modules', 'bootlens'), elsewhere)).toEqual(repoRules);
     expect(report.rules.total).toBe(repoRules.length);
-    const knownIssues = new Set(filesUnder('rules/known-issues').map((p) => p.replace(/^.*\/|\.ya?ml$/g, '')));
+    const knownIssues = new Set(loadKnowledgeBase(join(tarballPrefix, 'lib', 'node_modules', 'bootlens', 'rules', 'catalogue')).map((k) => k.id));
     expect(report.similar.length).toBeGreaterThan(0);
     expect(report.similar.filter((s) => !knownIssues.has(s.id))).toEqual([]);
   });

@@ -45,7 +45,7 @@ describe('kb add learns a cause bootlens did not know', () => {
     expect(r.basis).toMatch(/^the failed unit's last errors \(bootkube/);
     expect(r.entry.lines[0]).toContain('answered with an unsigned zone');
     expect(r.entry.lines.join('\n')).not.toContain('Bootstrap failed to complete');
-    expect(r.file).toBe(join(out, 'corp-resolver-unsigned-zone.yaml'));
+    expect(r.file).toBe(join(out, 'kb-corp-resolver-unsigned-zone.yaml'));
   });
 
   it('with --category unknown, takes the same lines, not the installer’s symptom', async () => {

@@ -1,4 +1,5 @@
 // A bundle whose bootkube journal carries secrets and text built to break out of HTML, Markdown and XML, plus a rule that cites it.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleFiles, packTar, ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
 
@@ -41,27 +42,48 @@ export function hostileLines(): string[] {
   ];
 }
 
-/** A rule citing every HOSTILE line; its message, and a fix step inside backticks, carry the captured text. */
+/** The catalogue entry a rule citing every HOSTILE line reports; its text, and a fix step inside backticks, carry the captured text. */
+export const HOSTILE_ENTRY = `program: a hostile test program
+repository: openshift/installer
+entries:
+  - id: hostile-line
+    title: A line that tries to escape its report
+    role: cause
+    form: 'HOSTILE (?<what>.*)'
+    origin: data/data/bootstrap/files/usr/local/bin/bootkube.sh.template
+    stage: bootstrap-etcd
+    category: etcd-health
+    severity: critical
+    description: Cites hostile log text so every reporter has to escape it.
+    fix:
+      - 'Read the line: \`{what}\` and do not run it.'
+      - Then check {what} again.
+    references:
+      - https://example.com/bootlens/hostile
+    says: 'hostile line: {what}'
+    examples:
+      - line: 'HOSTILE all of it'
+`;
+
+/** A rule citing every HOSTILE line. */
 export const HOSTILE_RULE = `id: hostile-line
-title: A line that tries to escape its report
-stage: bootstrap-etcd
-category: etcd-health
-severity: critical
 confidence: high
-description: Cites hostile log text so every reporter has to escape it.
-fix:
-  - 'Read the line: \`{what}\` and do not run it.'
-  - Then check {what} again.
-references:
-  - https://example.com/bootlens/hostile
 sources:
   - journal: bootkube
     host: bootstrap
 match:
   any:
-    - regex: 'HOSTILE (?<what>.*)'
-message: 'hostile line: {what}'
+    - message: hostile-line
 `;
+
+/** The shipped catalogue's files with HOSTILE_ENTRY beside them: a rules folder's own catalogue. */
+export function catalogueWith(extra: Record<string, string>): Record<string, string> {
+  const dir = join(process.cwd(), 'rules', 'catalogue');
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(dir)) files[`catalogue/${name}`] = readFileSync(join(dir, name), 'utf8');
+  for (const [name, text] of Object.entries(extra)) files[`catalogue/${name}`] = text;
+  return files;
+}
 
 /** Writes the hostile bundle (tar.gz) and a rules folder holding HOSTILE_RULE; returns both paths. */
 export async function writeHostileBundle(): Promise<{ bundle: string; rules: string; dir: string }> {
@@ -73,6 +95,6 @@ export async function writeHostileBundle(): Promise<{ bundle: string; rules: str
   files['bootstrap/journals/bootkube.log'] = `${journal.join('\n')}\n`;
   writeTree(dir, ROOT, files);
   const bundle = await packTar(dir, ROOT, join(dir, 'hostile.tar.gz'), true);
-  const rules = writeTree(dir, 'rules', { 'hostile/hostile-line.yaml': HOSTILE_RULE });
+  const rules = writeTree(dir, 'rules', { 'hostile/hostile-line.yaml': HOSTILE_RULE, ...catalogueWith({ 'hostile.yaml': HOSTILE_ENTRY }) });
   return { bundle, rules, dir };
 }

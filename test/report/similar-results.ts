@@ -22,7 +22,7 @@ export const ETCD_LOG = `${ROOT}/bootstrap/containers/etcd-member-3f9a0c1d2e3f.l
 
 /**
  * release-image-download.sh failing on an unauthorized pull (journalctl short format, the
- * error line ending in hostile text), like known issue release-pull-secret-unauthorized.
+ * error line ending in hostile text), like known issue release-pull-unauthorized.
  */
 function releaseImageLines(): string[] {
   const lines: string[] = [];
@@ -36,7 +36,7 @@ function releaseImageLines(): string[] {
   return lines;
 }
 
-/** etcd's JSON log with slow WAL syncs, like known issue etcd-slow-disk-fdatasync. */
+/** etcd's JSON log with slow WAL syncs, like known issue bootstrap-etcd-slow-disk. */
 function etcdLines(): string[] {
   const lines: string[] = [];
   for (let m = 16; m < 26; m++) {

@@ -23,8 +23,8 @@ beforeAll(async () => {
   healthySimilar = await withSimilar(await healthyResult());
 }, 30_000);
 
-const PULL = 'release-pull-secret-unauthorized';
-const ETCD = 'etcd-slow-disk-fdatasync';
+const PULL = 'release-pull-unauthorized';
+const ETCD = 'bootstrap-etcd-slow-disk';
 
 describe('the real similar list the tests use', () => {
   it('has the two known issues its lines resemble, the hostile line among the matched ones', () => {
@@ -49,13 +49,13 @@ describe('similar known issues in the text report', () => {
     expect(at).toBeGreaterThan(text.indexOf('Findings ('));
     expect(at).toBeLessThan(text.indexOf('\nRules\n'));
     const section = text.slice(at, text.indexOf('\nRules\n'));
-    expect(section).toContain(`${PULL}  0.55  The registry rejects the pull secret when the bootstrap host pulls the release image`);
-    expect(section).toContain(`${ETCD}  0.94  etcd is too slow on its disk`);
+    expect(section).toContain(`${PULL}  0.55  The registry refuses the pull secret for the release image`);
+    expect(section).toContain(`${ETCD}  0.94  The bootstrap etcd member writes too slowly`);
     expect(section).toContain('stage release-image · registry-auth · also covered by rule release-pull-unauthorized');
     expect(section).toContain(`${RELEASE_LOG}:2 (0.59)`);
     // Broken between words only.
     expect(section).toContain('    > Nov 22 10:10:51 bootstrap.ocp4.example.com release-image-download.sh[2210]: Error:\n      initializing source');
-    expect(section).toContain("first step: List the registries the secret covers: `jq '.auths | keys' pull-secret.json`");
+    expect(section).toContain("first step: Read the exact refusal: `journalctl -b -u release-image -u release-image-pivot -u");
     expect(section).toContain(`${ETCD_LOG}:1 (1.00)`);
     // Log lines are cut into rows of a sane width.
     const rows = section.split('\n').filter((l) => l.startsWith('    > ') || l.startsWith('      '));
@@ -87,11 +87,11 @@ describe('similar known issues in Markdown', () => {
     expect(at).toBeGreaterThan(md.indexOf('## Findings'));
     expect(at).toBeLessThan(md.indexOf('## Rules'));
     const section = md.slice(at, md.indexOf('## Rules'));
-    expect(section).toContain(`### 1. \`${ETCD}\`: etcd is too slow on its disk (long fdatasync and WAL sync)`);
-    expect(section).toContain(`### 2. \`${PULL}\`: The registry rejects the pull secret when the bootstrap host pulls the release image`);
+    expect(section).toContain(`### 1. \`${ETCD}\`: The bootstrap etcd member writes too slowly`);
+    expect(section).toContain(`### 2. \`${PULL}\`: The registry refuses the pull secret for the release image`);
     expect(section).toContain('**Similarity** 0.55 · **stage** `release-image` · **category** `registry-auth` · also covered by rule `release-pull-unauthorized`');
-    expect(section).toContain("1. List the registries the secret covers: `jq '.auths | keys' pull-secret.json`;");
-    expect(section).toContain('2. Reproduce with the same secret: `podman pull --authfile pull-secret.json <release image>`.');
+    expect(section).toContain("1. Read the exact refusal: `journalctl -b -u release-image -u release-image-pivot -u node-image-pull --no-pager");
+    expect(section).toContain("2. List the registries the secret covers: `jq -r '.auths | keys[]' pull-secret.json`");
     expect(section).toContain('- <https://github.com/openshift/installer/issues/4684>');
     const blocks = fencedBlocks(section);
     expect(blocks).toHaveLength(2);
@@ -139,10 +139,10 @@ describe('similar known issues in HTML', () => {
     expect(section.match(/<article class="known-issue"/g)).toHaveLength(2);
     expect(section).toContain(`<article class="known-issue" id="b0-k2" data-known-issue="${PULL}" data-stage="release-image">`);
     expect(section).toContain('<span class="badge score">similarity 0.55</span>');
-    expect(section).toContain('<h4>The registry rejects the pull secret when the bootstrap host pulls the release image</h4>');
+    expect(section).toContain('<h4>The registry refuses the pull secret for the release image</h4>');
     expect(section).toContain('stage <code>release-image</code> · category <code>registry-auth</code> · also covered by rule <code>release-pull-unauthorized</code>');
     expect(section).toContain(`<code>${RELEASE_LOG}:2</code> · similarity 0.59`);
-    expect(section).toContain('<li>Reproduce with the same secret: <code>podman pull --authfile pull-secret.json &lt;release image&gt;</code>.</li>');
+    expect(section).toContain('<li>List the registries the secret covers: <code>jq -r &#39;.auths | keys[]&#39; pull-secret.json</code>');
     expect(section).toContain('<a href="https://github.com/openshift/installer/issues/4684" rel="noopener noreferrer">');
     expect(page).toContain('<a href="#b0-similar">Similar known issues (2)</a>');
     // After the findings, before the rules.
@@ -184,13 +184,13 @@ describe('similar known issues in JUnit', () => {
     expect(failures).toHaveLength(1);
     const text = failures[0].text;
     expect(text).toContain('similar known issues (2): Lexical matching of');
-    expect(text).toContain(`  1. ${ETCD} (similarity 0.94): etcd is too slow on its disk (long fdatasync and WAL sync)`);
-    expect(text).toContain(`  2. ${PULL} (similarity 0.55): The registry rejects the pull secret`);
+    expect(text).toContain(`  1. ${ETCD} (similarity 0.94): The bootstrap etcd member writes too slowly`);
+    expect(text).toContain(`  2. ${PULL} (similarity 0.55): The registry refuses the pull secret`);
     expect(text).toContain('     stage release-image, category registry-auth, also covered by rule release-pull-unauthorized');
     expect(text).toContain(`     matched ${RELEASE_LOG}:2 (similarity 0.59)`);
     // The CDATA section was split around the log's `]]>`; the parser joins it back.
     expect(text).toContain('</pre><script>alert(1)</script> ```` fence ``` [x](javascript:alert(1)) ]]> &amp; red');
-    expect(text).toContain('       1. List the registries the secret covers:');
+    expect(text).toContain('       1. Read the exact refusal:');
     // Nothing from the log became an element.
     const names = new Set(findAll(root, 'testsuites').flatMap(function all(e): string[] {
       return [e.name, ...e.children.flatMap(all)];

@@ -8,17 +8,16 @@ import { loadRules } from '../../src/rules/load-rules.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { createMiner } from '../../src/similarity/drain.js';
 import { defaultCacheDir, EmbeddingError, knowledgeBaseVectors, loadEmbedder, type Embedder } from '../../src/similarity/embeddings.js';
-import { parseKnownIssue, type KnownIssue } from '../../src/similarity/knowledge-base.js';
+import { knownIssueYaml, parseKnownIssue, type KnownIssue } from '../../src/similarity/knowledge-base.js';
+import type { CategoryId } from '../../src/taxonomy.js';
 import { findSimilar, knownIssueTemplates } from '../../src/similarity/match.js';
 import { embeddingText } from '../../src/similarity/tokens.js';
 import { ROOT, tempDir } from '../support/fixture-bundle.js';
 import { writeTinyModel } from './tiny-model.js';
 
 function entry(id: string, category: string, line: string): KnownIssue {
-  return parseKnownIssue(
-    `id: ${id}\ntitle: Known issue ${id}\nstage: release-image\ncategory: ${category}\nlines:\n  - '${line}'\nfix:\n  - Fix it.\nreferences:\n  - https://github.com/openshift/installer/pull/775\n`,
-    `${id}.yaml`,
-  );
+  const text = knownIssueYaml({ id, title: `Known issue ${id}`, stage: 'release-image', category: category as CategoryId, lines: [line], fix: ['Fix it.'], references: ['https://github.com/openshift/installer/pull/775'] });
+  return parseKnownIssue(text, `kb-${id}.yaml`);
 }
 
 const H = 'Feb 27 15:08:51 bootstrap release-image-download.sh[1632]:';

@@ -43,18 +43,20 @@ const BASE = {
   references: ['https://github.com/openshift/installer/issues/5646'],
 };
 
+/** A catalogue file holding one known failure known by one line. */
 function entryYaml(id: string, line: string): string {
-  return `id: ${id}\ntitle: Entry ${id}\nstage: bootstrap-etcd\ncategory: etcd-health\nlines:\n  - '${line.replace(/'/g, "''")}'\nfix:\n  - Fix it.\nreferences:\n  - https://github.com/openshift/installer/issues/5646\n`;
+  return `program: failures reported with bootlens kb add\nrepository: openshift/installer\nentries:\n  - id: ${id}\n    title: Entry ${id}\n    role: cause\n    stage: bootstrap-etcd\n    category: etcd-health\n    severity: error\n    fix:\n      - Fix it.\n    references:\n      - https://github.com/openshift/installer/issues/5646\n    seenWith:\n      - '${line.replace(/'/g, "''")}'\n`;
 }
 
 describe('kb add', () => {
   it('writes a valid entry from the lines that explain the verdict, root cause first, redacted', async () => {
     const out = tempDir();
     const { file, entry, yaml, sources } = await runKbAdd({ ...BASE, bundle: failedBundle(), out, lines: 6, rule: 'bootstrap-etcd-unhealthy' });
-    expect(file).toBe(join(out, 'bootstrap-etcd-never-healthy.yaml'));
+    expect(file).toBe(join(out, 'kb-bootstrap-etcd-never-healthy.yaml'));
     expect(readFileSync(file, 'utf8')).toBe(yaml);
     const loaded = loadKnownIssueFile(file);
-    expect(loaded).toMatchObject({ id: BASE.id, stage: 'bootstrap-etcd', category: 'etcd-health', rule: 'bootstrap-etcd-unhealthy', references: BASE.references });
+    expect(loaded).toMatchObject({ id: BASE.id, stage: 'bootstrap-etcd', category: 'etcd-health', references: BASE.references });
+    expect(yaml).toContain('(the rule bootstrap-etcd-unhealthy reports the same failure)');
     expect(loaded.lines).toEqual(entry.lines);
     expect(sources[0]).toBe('root-cause');
     expect(loaded.lines.length).toBeGreaterThanOrEqual(2);
@@ -70,10 +72,10 @@ describe('kb add', () => {
     await expect(runKbAdd({ ...BASE, bundle, out, stage: 'bootstrap' })).rejects.toThrow(UsageError);
     await expect(runKbAdd({ ...BASE, bundle, out, id: 'Not Kebab' })).rejects.toThrow(/--id 'Not Kebab'/);
     await expect(runKbAdd({ ...BASE, bundle, out, references: ['see the forum'] })).rejects.toThrow(/--reference/);
-    writeFileSync(join(out, `${BASE.id}.yaml`), 'old');
+    writeFileSync(join(out, `kb-${BASE.id}.yaml`), 'old');
     await expect(runKbAdd({ ...BASE, bundle, out })).rejects.toThrow(/exists \(use --force/);
     await runKbAdd({ ...BASE, bundle, out, force: true });
-    expect(readFileSync(join(out, `${BASE.id}.yaml`), 'utf8')).toContain('etcdctl failed');
+    expect(readFileSync(join(out, `kb-${BASE.id}.yaml`), 'utf8')).toContain('etcdctl failed');
   });
 });
 
@@ -132,11 +134,11 @@ describe('kb check', () => {
     const kbDir = tempDir();
     // Noise: kubelets log this while the API is still coming up, also on good installs.
     writeFileSync(
-      join(kbDir, 'noisy-register-refused.yaml'),
+      join(kbDir, 'kb-noisy-register-refused.yaml'),
       entryYaml('noisy-register-refused', 'E1122 10:15:20.001122    2519 kubelet_node_status.go:96] "Unable to register node with API server" err="Post \\"https://api-int.x.example.com:6443/api/v1/nodes\\": dial tcp 10.0.0.9:6443: connect: connection refused"'),
     );
-    writeFileSync(join(kbDir, 'etcdctl-loop.yaml'), entryYaml('etcdctl-loop', 'Feb 12 22:00:51 localhost bootkube.sh[501188]: etcdctl failed. Retrying in 5 seconds...'));
-    writeFileSync(join(kbDir, 'disk-full.yaml'), entryYaml('disk-full', 'Mar 24 14:20:41 localhost bootkube.sh[3604]: Error: writing blob: no space left on device'));
+    writeFileSync(join(kbDir, 'kb-etcdctl-loop.yaml'), entryYaml('etcdctl-loop', 'Feb 12 22:00:51 localhost bootkube.sh[501188]: etcdctl failed. Retrying in 5 seconds...'));
+    writeFileSync(join(kbDir, 'kb-disk-full.yaml'), entryYaml('disk-full', 'Mar 24 14:20:41 localhost bootkube.sh[3604]: Error: writing blob: no space left on device'));
     const healthy = healthyBundle();
     const failed = failedBundle();
     const result = await runKbCheck({ healthy: [healthy], against: [failed], kbDir });
@@ -154,7 +156,7 @@ describe('kb check', () => {
 
   it('lists bundles it cannot read and goes on', async () => {
     const kbDir = tempDir();
-    writeFileSync(join(kbDir, 'disk-full.yaml'), entryYaml('disk-full', 'Mar 24 14:20:41 localhost bootkube.sh[3604]: Error: writing blob: no space left on device'));
+    writeFileSync(join(kbDir, 'kb-disk-full.yaml'), entryYaml('disk-full', 'Mar 24 14:20:41 localhost bootkube.sh[3604]: Error: writing blob: no space left on device'));
     const notABundle = join(tempDir(), 'notes.txt');
     writeFileSync(notABundle, 'just some text\n');
     const result = await runKbCheck({ healthy: [notABundle, healthyBundle()], kbDir });

@@ -33,7 +33,7 @@ describe('lexical similarity', () => {
       lines.push(`Mar 03 11:${m}:51 bootstrap.prod.acme.internal release-image-download.sh[2210]: Pull failed. Retrying registry.acme.internal:8443/ocp4/release@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08...`);
     }
     const similar = await findSimilar(candidatesOf(lines), loadKnowledgeBase(), { mode: 'lexical' });
-    expect(similar[0]).toMatchObject({ id: 'release-pull-secret-unauthorized', stage: 'release-image', category: 'registry-auth', rule: 'release-pull-unauthorized' });
+    expect(similar[0]).toMatchObject({ id: 'release-pull-unauthorized', stage: 'release-image', category: 'registry-auth', rule: 'release-pull-unauthorized' });
     expect(similar[0].score).toBeGreaterThan(0.7);
     expect(similar[0].matchedLines[0]).toMatchObject({ file: releaseImage.file, line: 2 });
     expect(similar[0].matchedLines[0].knownLine).toContain('unauthorized: authentication required');
@@ -50,8 +50,8 @@ describe('lexical similarity', () => {
     const proxy = candidatesOf([
       'Dec 05 09:18:41 bootstrap release-image-download.sh[2166]: Error: initializing source docker://quay.io/openshift-release-dev/ocp-release@sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1: pinging container registry quay.io: Get "https://quay.io/v2/": proxyconnect tcp: dial tcp 10.1.1.1:3128: connect: connection refused',
     ]);
-    expect((await findSimilar(x509, kb, { mode: 'lexical' }))[0].id).toBe('release-mirror-untrusted-ca');
-    expect((await findSimilar(proxy, kb, { mode: 'lexical' }))[0].id).toBe('release-pull-proxy-refused');
+    expect((await findSimilar(x509, kb, { mode: 'lexical' }))[0].id).toBe('release-pull-untrusted-registry-cert');
+    expect((await findSimilar(proxy, kb, { mode: 'lexical' }))[0].id).toBe('release-pull-proxy-error');
   });
 
   it('finds nothing in unrelated errors, and nothing at all when off', async () => {

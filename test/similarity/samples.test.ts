@@ -13,17 +13,17 @@ const SAMPLES = join(packageRoot(), 'samples');
 
 /** Sample scenario → the known issue similarity must find in its logs. */
 const EXPECTED: [string, string][] = [
-  ['release-pull-secret-rejected', 'release-pull-secret-unauthorized'],
-  ['release-mirror-x509', 'release-mirror-untrusted-ca'],
-  ['damaged-truncated-proxy', 'release-pull-proxy-refused'],
-  ['okd-crio-opt-cni', 'crio-opt-cni-dangling-symlink'],
+  ['release-pull-secret-rejected', 'release-pull-unauthorized'],
+  ['release-mirror-x509', 'release-pull-untrusted-registry-cert'],
+  ['damaged-truncated-proxy', 'release-pull-proxy-error'],
+  ['okd-crio-opt-cni', 'crio-fatal-startup'],
   ['bootstrap-disk-full', 'bootstrap-disk-full'],
   ['mirror-missing-etcd-operator', 'render-operator-image-pull-failed'],
-  ['legacy-etcd-slow-disk', 'etcd-slow-disk-fdatasync'],
-  ['bootstrap-clock-behind', 'host-clock-behind-not-yet-valid'],
+  ['legacy-etcd-slow-disk', 'bootstrap-etcd-slow-disk'],
+  ['bootstrap-clock-behind', 'host-clock-behind-certificates'],
   ['api-int-dns-missing', 'masters-ignition-api-int-dns'],
   ['mcs-port-22623-blocked', 'masters-ignition-mcs-unreachable'],
-  ['wait-for-ceo-timeout', 'etcd-peer-port-blocked'],
+  ['wait-for-ceo-timeout', 'etcd-peer-unreachable'],
   ['cvo-overrides-api-lb', 'cvo-overrides-api-unreachable'],
 ];
 
@@ -59,7 +59,7 @@ describe('similarity on the sample bundles', () => {
 
   it.each([
     ['bootstrap-disk-full', 'bootstrap-disk-full'],
-    ['okd-crio-opt-cni', 'crio-opt-cni-dangling-symlink'],
+    ['okd-crio-opt-cni', 'crio-fatal-startup'],
   ])('%s: with no rules at all, the verdict names %s from similarity, with less confidence', async (scenario, id) => {
     const { result } = await readAndAnalyze(bundleOf(scenario), { rules: [], version: 'test', similarity: { mode: 'lexical', kb } });
     expect(result.verdict.status).toBe('failed');
