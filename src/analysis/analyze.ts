@@ -19,6 +19,9 @@ import { sortFindings } from '../result/order.js';
 import { SCHEMA_VERSION, type AnalysisResult, type HostSummary } from '../result/types.js';
 import { gatherIdTime } from '../text/time.js';
 import { LAST_ERROR_ID } from '../rules/builtin/last-error.js';
+import { shippedCatalogue } from '../catalogue/shipped.js';
+import type { Catalogue } from '../catalogue/types.js';
+import { markFindings, successFilters } from './finding-marks.js';
 
 export { SCHEMA_VERSION, type AnalysisResult, type HostSummary } from '../result/types.js';
 export { sortFindings } from '../result/order.js';
@@ -27,6 +30,8 @@ export { sortFindings } from '../result/order.js';
 
 export interface AnalyzeOptions extends Omit<ReadOptions, 'filters'> {
   rules: readonly Rule[];
+  /** The message catalogue the rules read (default: the shipped one): benign lines, successes that heal. */
+  catalogue?: Catalogue;
   /** Similar known issues; default off (the CLI defaults to lexical). */
   similarity?: SimilarityOptions;
   suppressions?: readonly Suppression[];
@@ -71,7 +76,11 @@ export interface SimilarityFound {
 /** Analyzes the model of an already-read bundle (used by tests and by `analyzeBundle`). */
 export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof ReadOptions | 'similarity'>, found?: SimilarityFound): AnalysisResult {
   const built = buildTimeline(bundle);
-  const { findings, results } = runRules(options.rules, bundle, built);
+  const catalogue = options.catalogue ?? shippedCatalogue();
+  const ruled = runRules(options.rules, bundle, built, catalogue);
+  const results = ruled.results;
+  // Benign lines and errors a later success resolved, from what the bundle shows after them.
+  const findings = markFindings(ruled.findings, bundle, built, catalogue);
   // Suppressions are a judgement on findings and may change the verdict (it says so);
   // --min-severity only chooses what is shown: the verdict is drawn from every finding.
   const { kept, suppressed } = applySuppressions(findings, options.suppressions ?? []);
@@ -122,7 +131,7 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
  * returns the model too.
  */
 export async function readAndAnalyze(path: string, options: AnalyzeOptions): Promise<{ bundle: Bundle; result: AnalysisResult }> {
-  const filters = [...TIMELINE_FILTERS, ...options.rules.flatMap((r) => r.filters)];
+  const filters = [...TIMELINE_FILTERS, ...successFilters(options.catalogue ?? shippedCatalogue()), ...options.rules.flatMap((r) => r.filters)];
   const mode = options.similarity?.mode ?? 'off';
   const step = new SimilarityStep(options.similarity ?? { mode });
   const outer = options.observeLines;

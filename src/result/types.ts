@@ -25,14 +25,21 @@ export interface Evidence {
 
 export type StageStatus = 'ok' | 'failed' | 'in-progress' | 'not-reached' | 'unknown';
 
+/** The kind of evidence that decided a stage's status. */
+export type StageBasis = 'service-records' | 'journal' | 'resources' | 'installer-log' | 'masters' | 'implied' | 'finding';
+
 export interface StageState {
   id: StageId;
   status: StageStatus;
   start?: EpochMs;
   end?: EpochMs;
   hosts: string[];
-  /** What decided the status: service records, journal markers, resources, installer log. */
+  /** What decided the status, in words: service records, journal markers, resources, installer log. */
   decidedBy?: string;
+  /** The kind of evidence that decided it (what code reads; decidedBy is for people). */
+  basis?: StageBasis;
+  /** No evidence of its own: a later stage of bootkube.sh's sequence completed or started. */
+  implied?: { by: StageId; how: 'completed' | 'started' };
   evidence: Evidence[];
 }
 

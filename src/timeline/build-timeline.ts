@@ -6,7 +6,17 @@ import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
 import { filterId } from '../specs/source-id.js';
 import { bootkubeRecordStage, isStaticEtcdMemberContainer, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
+import type { StageBasis } from '../result/types.js';
 import type { Evidence, StageState, StageStatus, Timeline } from './types.js';
+
+/** The kind of evidence a decision's words name. */
+function basisOf(decidedBy: string): StageBasis {
+  if (decidedBy === 'service records') return 'service-records';
+  if (decidedBy === 'installer log') return 'installer-log';
+  if (decidedBy.startsWith('cluster resources')) return 'resources';
+  if (decidedBy.startsWith('masters')) return 'masters';
+  return 'journal';
+}
 
 /**
  * bootkube.sh and cluster-bootstrap progress messages (bootkube.sh.template, cluster-bootstrap),
@@ -83,6 +93,7 @@ class StageBoard {
     if (s.status !== 'unknown') return;
     s.status = status;
     s.decidedBy = decidedBy;
+    s.basis = basisOf(decidedBy);
     s.evidence = evidence;
     // Records out of order (an end before its start) give no duration rather than a negative one.
     const ordered = times.start === undefined || times.end === undefined || times.start <= times.end;
@@ -316,11 +327,13 @@ function normalise(board: StageBoard): void {
     if (by) {
       s.status = 'ok';
       s.decidedBy = `implied: ${by.id} ${by.status === 'ok' ? 'completed' : 'started'}`;
+      s.basis = 'implied';
+      s.implied = { by: by.id, how: by.status === 'ok' ? 'completed' : 'started' };
       s.evidence = by.evidence.slice(0, 1);
     }
     if (s.status === 'ok') laterOk = s;
     // The installer's failed or unfinished wait spans several stages: it proves none of them started.
-    const spanOnly = s.decidedBy === 'installer log' && s.status !== 'ok';
+    const spanOnly = s.basis === 'installer-log' && s.status !== 'ok';
     if (script && !spanOnly && (s.status === 'ok' || s.status === 'failed' || s.status === 'in-progress')) laterStarted = s;
   }
   // After the first failure nothing later can have happened unless evidence says so.

@@ -99,7 +99,7 @@ export function causeEvidence(result: AnalysisResult): Evidence[] {
     return root ? own(root.evidence) : [];
   }
   const stage = result.stages.find((s) => s.id === v.stage);
-  if (!stage || (stage.decidedBy ?? '').startsWith('finding ')) return [];
+  if (!stage || stage.basis === 'finding') return [];
   return own(stage.evidence);
 }
 

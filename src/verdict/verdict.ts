@@ -148,7 +148,7 @@ export interface VerdictInput {
  */
 function settled(f: Finding, timeline: Timeline, evenImplied = false): boolean {
   const s = timeline.stages.find((x) => x.id === f.stage);
-  return s?.status === 'ok' && (evenImplied || !(s.decidedBy ?? '').startsWith('implied'));
+  return s?.status === 'ok' && (evenImplied || s.implied === undefined);
 }
 
 /**
@@ -161,7 +161,7 @@ export function stagesWithFindings(timeline: Timeline, findings: readonly Findin
     if (s.status !== 'not-reached') return s;
     const f = findings.find((x) => x.stage === s.id && (x.severity === 'critical' || x.severity === 'error'));
     if (!f) return s;
-    const state: StageState = { ...s, status: 'in-progress', decidedBy: `finding ${f.ruleId}`, evidence: f.evidence.slice(0, 1), hosts: f.hosts };
+    const state: StageState = { ...s, status: 'in-progress', decidedBy: `finding ${f.ruleId}`, basis: 'finding', evidence: f.evidence.slice(0, 1), hosts: f.hosts };
     if (f.firstTime !== undefined) state.start = f.firstTime;
     return state;
   });
@@ -196,7 +196,14 @@ const INSTALLER_SPANS: readonly StageId[][] = (['infrastructure', 'kubernetes-ap
 /** Least similarity for calling a failure where no stage and no rule saw one. */
 const SIMILAR_ONLY_SCORE = 0.6;
 
-export function decideVerdict({ timeline, findings, results, similar = [] }: VerdictInput): Verdict {
+/** Noise: every line the finding cites is one healthy installs print. */
+function onlyBenign(f: Finding): boolean {
+  return f.evidence.length > 0 && f.evidence.every((e) => e.benign === true);
+}
+
+export function decideVerdict({ timeline, findings: all, results, similar = [] }: VerdictInput): Verdict {
+  // A recovered finding (info) or one whose every line is benign is never a cause.
+  const findings = all.filter((f) => f.recovered === undefined && !onlyBenign(f));
   // Serious findings in stages not seen complete; a stage implied complete by a later one counts
   // as complete here, since the install got past it.
   const serious = findings.filter((f) => (f.severity === 'critical' || f.severity === 'error') && !settled(f, timeline, true));
@@ -218,7 +225,7 @@ export function decideVerdict({ timeline, findings, results, similar = [] }: Ver
   if (!stage && !timeline.stages.some((s) => s.status === 'ok')) {
     // Nothing failed and nothing was seen complete: the errors there are are all the evidence.
     stage = earliestLead(() => true);
-  } else if (stage && timeline.stages.find((s) => s.id === stage)?.decidedBy === 'installer log') {
+  } else if (stage && timeline.stages.find((s) => s.id === stage)?.basis === 'installer-log') {
     // The installer only says which wait failed (or never ended); a lead inside that wait's
     // span names the step.
     const span = INSTALLER_SPANS.find((ids) => ids.includes(stage as StageId)) ?? [];
