@@ -88,7 +88,11 @@ class Marker {
     return s.evidence[0];
   }
 
-  /** A later line of the last evidence's log that the catalogue says heals it, or its unit's success. */
+  /**
+   * A later line of the last evidence's log that heals it: a success the catalogue names as its
+   * healer (the release image pulled after a failed pull, the API up after a refused wait), or its
+   * unit's own success. A success of the same stage is not enough: one pod Ready heals no other.
+   */
   private lineRecovery(f: Finding): Evidence | undefined {
     const last = [...f.evidence].filter((e) => e.line !== undefined && this.logs.has(e.file)).sort((a, b) => (a.line ?? 0) - (b.line ?? 0)).pop();
     if (!last) return undefined;
@@ -97,14 +101,17 @@ class Marker {
     const reading = this.classifier.classify(last.text, where);
     const healers = new Set<string>([...(reading?.message?.entry.healedBy ?? []), ...(reading?.error?.entry.healedBy ?? [])]);
     const journal = log.sourceId.kind === 'journal' || log.sourceId.kind === 'unit-status-journal';
-    if (healers.size === 0 && !journal) return undefined;
+    const own: Record<string, string> = { ...reading?.error?.captures, ...reading?.message?.captures };
     for (const l of this.lines(log)) {
       if (l.line <= (last.line ?? 0)) continue;
       const text = l.raw ?? l.text;
       if (journal && UNIT_SUCCEEDED.test(text)) return evidenceOf(log, l, last.host);
-      if (healers.size === 0) continue;
       const r = this.classifier.classify(text, where);
-      if (r?.role === 'success' && healers.has(r.decisive.entry.id)) return evidenceOf(log, l, last.host);
+      if (r?.role !== 'success') continue;
+      const entry = r.decisive.entry;
+      // The success must speak of the same thing where both name it (one image pulled heals no other).
+      const theSame = Object.entries(r.decisive.captures).every(([k, v]) => own[k] === undefined || own[k] === v);
+      if (theSame && healers.has(entry.id)) return evidenceOf(log, l, last.host);
     }
     return undefined;
   }
