@@ -17,6 +17,30 @@ export const STAGES = [
 
 export type StageId = (typeof STAGES)[number];
 
+/** Where stages run, in the order reports show them: a host group, or the cluster as a whole. */
+export const STAGE_HOMES = ['bootstrap', 'masters', 'workers', 'cluster'] as const;
+
+export type StageHome = (typeof STAGE_HOMES)[number];
+
+/** Where each stage runs, for a stage the timeline gave no hosts (an implied or undecided one). */
+export const STAGE_HOME: Record<StageId, StageHome> = {
+  'release-image': 'bootstrap',
+  'node-runtime': 'bootstrap',
+  render: 'bootstrap',
+  'bootstrap-etcd': 'bootstrap',
+  'bootstrap-control-plane': 'bootstrap',
+  'masters-provision': 'masters',
+  'production-control-plane': 'masters',
+  'etcd-scaling': 'masters',
+  'bootstrap-complete': 'bootstrap',
+  workers: 'workers',
+  'cluster-operators': 'cluster',
+};
+
+export function isStageHome(value: string): value is StageHome {
+  return (STAGE_HOMES as readonly string[]).includes(value);
+}
+
 export const STAGE_TITLES: Record<StageId, string> = {
   'release-image': 'Release image pulled on the bootstrap host',
   'node-runtime': 'CRI-O and kubelet running on the bootstrap host',

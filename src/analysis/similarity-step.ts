@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LineTap } from '../ingest/read-bundle.js';
-import type { LogRef } from '../specs/source-id.js';
+import type { LineTap } from '../specs/line-filter.js';
+import type { LogRef } from '../model/source-id.js';
 import type { Bundle } from '../model/types.js';
 import { bundleLogs } from '../model/walk.js';
 import { createMiner, type TemplateMiner } from '../similarity/drain.js';

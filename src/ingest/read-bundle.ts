@@ -30,17 +30,16 @@ import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
 import { settleYearlessTimes } from './content-clock.js';
 import { decodeText, sniffEncoding, utf16ToUtf8 } from '../parsers/text-input.js';
 import { classifyPath, logSource, type HostSelector, type SourceSpec } from '../specs/layout.js';
-import type { LogRef, SourceId } from '../specs/source-id.js';
+import type { LogRef, SourceId } from '../model/source-id.js';
 import { gatherIdTime } from '../text/time.js';
 import { BundleBuilder } from './bundle-builder.js';
 import { DEFAULT_STRUCTURED_LIMITS, structuredRefusal, type StructuredLimits } from './structured-limits.js';
 import { JournalCollector } from './journal-collector.js';
 import { ActiveFilters, type LineFilter } from './line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from './log-collector.js';
-import { LogStream, observersOf, type LineObserver, type LineObservers } from './log-stream.js';
+import { LogStream } from './log-stream.js';
+import { observersOf, type LineObserver, type LineObservers } from '../specs/line-filter.js';
 import { pushAll } from '../util/arrays.js';
-
-export type { LineObserver, LineObservers, LineTap } from './log-stream.js';
 
 export interface ReadOptions {
   /** Lines to keep from large logs, registered by later layers (rules). */

@@ -1,8 +1,8 @@
 // The typed model of one installer log bundle. Pure data: no rule logic lives here.
 // Every parsed item carries a SourceRef so findings can cite the file and line.
-import type { ContainerRuntime, LogKind, SourceId } from '../specs/source-id.js';
+import type { ContainerRuntime, LogKind, SourceId } from './source-id.js';
 
-export type { ContainerRuntime, HostSelector, LogKind, SourceId } from '../specs/source-id.js';
+export type { ContainerRuntime, HostSelector, LogKind, SourceId } from './source-id.js';
 
 /** Where a fact came from: the entry's path inside the bundle (nested archives joined with `!/`). */
 export interface SourceRef {

@@ -3,7 +3,7 @@
 import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, HostRole, LogLine, LogSummary } from '../model/types.js';
 import { bundleLogs, logHost } from '../model/walk.js';
-import { filterId } from '../specs/source-id.js';
+import { filterId } from '../model/source-id.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { sourceAppliesTo, type RuleInput, type RuleSource } from './sources.js';
 import type { Finding, RuleContext, RuleMeta } from './types.js';

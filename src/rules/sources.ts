@@ -1,10 +1,10 @@
 // The sources a rule reads, named logically (a journal unit, a container, the installer log,
-// service records, resources), resolved through the one source vocabulary (specs/source-id.ts):
+// service records, resources), resolved through the one source vocabulary (model/source-id.ts):
 // the same test decides which logs a rule's filters read and which logs it is given.
 import type { Bundle, EpochMs, HostRole, HostSelector, LogLine, LogSummary, MatchedLine, SourceId } from '../model/types.js';
 import { bundleHosts, bundleLogs, hostName, logHost } from '../model/walk.js';
 import { pathOf, resourceFilePath, serviceRecordPath } from '../specs/layout.js';
-import { CONTROL_PLANE_CONTAINER } from '../specs/source-id.js';
+import { CONTROL_PLANE_CONTAINER } from '../model/source-id.js';
 
 export { hostName } from '../model/walk.js';
 

@@ -7,7 +7,7 @@ import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
 
 export { ConfigFileError as RuleError, parseConfigYaml as parseRuleYaml } from '../parsers/config-file.js';
 import type { LineFilter } from '../specs/line-filter.js';
-import { filterId } from '../specs/source-id.js';
+import { filterId } from '../model/source-id.js';
 import { fixedCategory } from '../catalogue/load-catalogue.js';
 import type { Catalogue, CatalogueEntry } from '../catalogue/types.js';
 import { stageIndex } from '../taxonomy.js';

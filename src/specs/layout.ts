@@ -2,9 +2,9 @@
 // installer release, nesting or packaging, and back (a source's path, for tests and the corpus
 // layout). Layout differences live here and nowhere else.
 import { gatherIdTime } from '../text/time.js';
-import { CONTROL_PLANE_CONTAINER, type ContainerRuntime, type HostSelector, type LogRef, type SourceId } from './source-id.js';
+import { CONTROL_PLANE_CONTAINER, type ContainerRuntime, type HostSelector, type LogRef, type SourceId } from '../model/source-id.js';
 
-export { hostKey, type HostSelector } from './source-id.js';
+export { hostKey, type HostSelector } from '../model/source-id.js';
 
 export type NetworkFile = 'ip-addr' | 'ip-route' | 'hostname' | 'resolv.conf' | 'hosts';
 

@@ -6,7 +6,7 @@
 // installer-masters-gather.sh, the static pod manifests and the installer's commands.
 import type { InstallerPhase } from '../model/types.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
-import type { SourceId } from './source-id.js';
+import type { SourceId } from '../model/source-id.js';
 
 /** Services whose whole run is the release-image stage (node-image-pull: OKD and layered OS). */
 export const RELEASE_IMAGE_SERVICES = ['release-image', 'release-image-pivot', 'node-image-pull'];

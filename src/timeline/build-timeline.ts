@@ -4,7 +4,7 @@
 import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun } from '../model/types.js';
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
-import { filterId } from '../specs/source-id.js';
+import { filterId } from '../model/source-id.js';
 import { bootkubeRecordStage, isStaticEtcdMemberContainer, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
 import type { Evidence, StageState, StageStatus, Timeline } from './types.js';
 

@@ -4,7 +4,7 @@ import { JournalCollector } from '../../src/ingest/journal-collector.js';
 import { ActiveFilters, type LineFilter } from '../../src/ingest/line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from '../../src/ingest/log-collector.js';
 import { LogStream } from '../../src/ingest/log-stream.js';
-import type { SourceId } from '../../src/specs/source-id.js';
+import type { SourceId } from '../../src/model/source-id.js';
 
 const REF = Date.UTC(2026, 10, 22, 11, 18);
 

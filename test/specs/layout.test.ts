@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyPath, logRefOf, pathOf } from '../../src/specs/layout.js';
-import { sourceHost, sourceKey, type SourceId } from '../../src/specs/source-id.js';
+import { sourceHost, sourceKey, type SourceId } from '../../src/model/source-id.js';
 
 const B = 'log-bundle-20261122111800';
 

@@ -4,7 +4,7 @@
 // support engineer reads a bundle at a glance. Low confidence: a specific rule outranks it.
 import type { Bundle, Host, Journal, JournalLine, LogLine, LogSummary } from '../../model/types.js';
 import { bundleHosts, bundleLogs, hostName, hostSelector, logHost } from '../../model/walk.js';
-import { sourceName } from '../../specs/source-id.js';
+import { sourceName } from '../../model/source-id.js';
 import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SERVICES, sourceOfJournalLine, stageOfLine, stageOfNamespace, stageOfSource } from '../../specs/source-stage.js';
 import type { StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../timeline/types.js';
