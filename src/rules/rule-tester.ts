@@ -14,7 +14,8 @@ import { schemaValidator } from '../util/schema.js';
 import { runRules } from './engine.js';
 import { explainSchemaError } from './schema-errors.js';
 import { builtinCasesFile } from './registry.js';
-import { describeSource, examplePath, exampleSource, globToRegExp, sourceAppliesTo, type RuleSource } from './sources.js';
+import { globToRegExp } from '../util/glob.js';
+import { describeSource, examplePath, exampleSource, sourceAppliesTo, type RuleSource } from './sources.js';
 import type { Finding, Rule, RuleStatus } from './types.js';
 import { parseRuleYaml, RuleError, type ExampleExpectation, type RuleExample, type YamlRuleDoc } from './yaml-rule.js';
 

@@ -5,6 +5,7 @@ import type { Bundle, EpochMs, HostRole, HostSelector, LogLine, LogSummary, Matc
 import { bundleHosts, bundleLogs, hostName, logHost } from '../model/walk.js';
 import { pathOf, resourceFilePath, serviceRecordPath } from '../specs/layout.js';
 import { CONTROL_PLANE_CONTAINER } from '../model/source-id.js';
+import { globToRegExp } from '../util/glob.js';
 
 export { hostName } from '../model/walk.js';
 
@@ -58,20 +59,6 @@ export interface SourceInstance {
   log?: LogSummary;
   /** Structured sources: every line, built here. */
   lines?: SourceLine[];
-}
-
-const GLOBS = new Map<string, RegExp>();
-
-/** `etcd*` → /^etcd.*$/; compiled once per glob (filters ask for every file of every bundle). */
-export function globToRegExp(glob: string): RegExp {
-  let re = GLOBS.get(glob);
-  if (!re) {
-    const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-    // No `g` flag: `test` keeps no state, so one instance serves every caller.
-    re = new RegExp(`^${escaped}$`);
-    if (GLOBS.size < 4096) GLOBS.set(glob, re);
-  }
-  return re;
 }
 
 function hostOk(scope: HostScope | undefined, role: HostRole | undefined): boolean {

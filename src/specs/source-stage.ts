@@ -5,35 +5,22 @@
 // installer's bootstrap scripts (bootkube.sh.template and its siblings), installer-gather.sh and
 // installer-masters-gather.sh, the static pod manifests and the installer's commands.
 import type { InstallerPhase } from '../model/types.js';
-import type { CategoryId, StageId } from '../taxonomy.js';
+import { RECORDED_STAGES, type CategoryId, type StageId } from '../taxonomy.js';
+import { globToRegExp } from '../util/glob.js';
 import type { SourceId } from '../model/source-id.js';
 
 /** Services whose whole run is the release-image stage (node-image-pull: OKD and layered OS). */
-export const RELEASE_IMAGE_SERVICES = ['release-image', 'release-image-pivot', 'node-image-pull'];
+export const RELEASE_IMAGE_SERVICES: readonly string[] = RECORDED_STAGES.filter((r) => r.recorded === '*' && r.stage === 'release-image').map((r) => r.service);
 
 /**
- * The taxonomy stage of a bootkube service-record stage; undefined for names bootlens does not
- * know (reported, not guessed). `cb-bootstrap` depends on whether the bootstrap API answered.
+ * The taxonomy stage of a bootkube service-record stage (the taxonomy's recorded stages);
+ * undefined for names bootlens does not know (reported, not guessed). `cb-bootstrap` depends on
+ * whether the bootstrap API answered.
  */
 export function bootkubeRecordStage(name: string, bootstrapApiAnswered: boolean): StageId | undefined {
-  switch (name) {
-    case 'wait-for-etcd':
-      return 'bootstrap-etcd';
-    case 'cb-bootstrap':
-      return bootstrapApiAnswered ? 'production-control-plane' : 'bootstrap-control-plane';
-    case 'wait-for-ceo':
-      return 'etcd-scaling';
-    case 'cvo-overrides':
-    case 'restore-cvo-overrides':
-      // Restoring the CVO overrides is the hand-over step of bootstrap-complete.
-      return 'bootstrap-complete';
-    case 'openshift-manifests':
-      return 'render';
-    default:
-      // konnectivity-certs, konnectivity-server-bootstrap, ... prepare the bootstrap API.
-      if (name.startsWith('konnectivity')) return 'bootstrap-control-plane';
-      return name.endsWith('-bootstrap') ? 'render' : undefined;
-  }
+  const row = RECORDED_STAGES.find((r) => r.service === 'bootkube' && globToRegExp(r.recorded).test(name));
+  if (!row) return undefined;
+  return !bootstrapApiAnswered && row.beforeApi ? row.beforeApi : row.stage;
 }
 
 /** Units of the bootstrap host and the stage their work is part of. */
@@ -304,7 +291,7 @@ export function stagesOfInstallerPhase(phase: InstallerPhase): StageId[] {
 }
 
 /**
- * The category a failing source points to when its words name none (taxonomy.md's meanings):
+ * The category a failing source points to when its words name none (the taxonomy's meanings):
  * CRI-O and kubelet that cannot run are the container runtime, ignition is ignition, the pod
  * network's daemons are the network plugin, etcd is etcd's health, the machine API is the cloud.
  */
