@@ -4,7 +4,7 @@
 // which part of it the finding is about.
 import type { CompiledMatcher } from './matcher.js';
 import type { SourceLine } from './sources.js';
-import type { Evidence } from './types.js';
+import type { Evidence } from '../result/types.js';
 
 /** Lines one attempt prints (`X is unhealthy`, `Error: unhealthy cluster`, `... Retrying`) share a second. */
 const BURST_MS = 1000;

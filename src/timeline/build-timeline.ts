@@ -6,7 +6,8 @@ import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
 import { filterId } from '../model/source-id.js';
 import { bootkubeRecordStage, isStaticEtcdMemberContainer, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
-import type { Evidence, StageState, StageStatus, Timeline } from './types.js';
+import type { Evidence } from '../result/types.js';
+import type { StageState, StageStatus, Timeline } from './types.js';
 
 /**
  * bootkube.sh and cluster-bootstrap progress messages (bootkube.sh.template, cluster-bootstrap),

@@ -6,7 +6,7 @@
 import type { InstallerLine, InstallerLog, InstallerPhase } from '../../model/types.js';
 import { bootkubeRecordStage, stageOfInstallerPhase } from '../../specs/source-stage.js';
 import type { CategoryId, StageId } from '../../taxonomy.js';
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 import { mostTelling } from '../read-message.js';
 import type { RuleContext } from '../types.js';

@@ -7,7 +7,7 @@ import { bundleHosts, bundleLogs, hostName, hostSelector, logHost } from '../../
 import { sourceName } from '../../model/source-id.js';
 import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SERVICES, sourceOfJournalLine, stageOfLine, stageOfNamespace, stageOfSource } from '../../specs/source-stage.js';
 import type { StageId } from '../../taxonomy.js';
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 import type { LineOrigin, Reading } from '../../catalogue/classify.js';
 import { categoryNamed, namesCause } from '../read-message.js';
