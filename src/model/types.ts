@@ -40,6 +40,12 @@ export interface ReadProblem {
 
 // ---------------------------------------------------------------- logs
 
+/**
+ * A line's severity as its writer stated it, in one vocabulary whatever the spelling (klog's
+ * `E`, logrus' `error`, journald's `err`): the parsers decide it (parsers/line-level.ts).
+ */
+export type Level = 'fatal' | 'error' | 'warning' | 'info' | 'debug';
+
 /** One line (or one multi-line entry) of any log, with its position in the file. */
 export interface LogLine {
   line: number;
@@ -49,8 +55,8 @@ export interface LogLine {
   text: string;
   /** The line as written, when it differs from `text` (journal header, klog prefix). */
   raw?: string;
-  /** Severity as the line states it (klog `I`/`W`/`E`/`F`, logfmt/JSON `level`). */
-  level?: string;
+  /** Severity as the line states it (klog's letter, logfmt's or JSON's `level`), in one vocabulary. */
+  level?: Level;
   /** Seconds since boot, for kernel-style lines (`[  591.204871] ...`, serial consoles). */
   monotonic?: number;
   /** Set when the line was longer than the line-length limit and was cut. */

@@ -23,7 +23,7 @@ function evidenceOf(log: InstallerLog, l: { line: number; text: string; raw?: st
 /** The phase that failed last: the last error-level line of a wait (gathering aside). */
 function failedPhase(log: InstallerLog): InstallerLine | undefined {
   const waits = log.failures.filter((f) => f.phase !== 'gather' && !AFTERMATH.test(f.text));
-  const fatal = [...waits].reverse().find((f) => f.level === 'fatal' || f.level === 'panic');
+  const fatal = [...waits].reverse().find((f) => f.level === 'fatal');
   return fatal ?? waits[waits.length - 1];
 }
 
