@@ -5,7 +5,8 @@ import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun } from '../model/types.js';
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
 import { filterId } from '../model/source-id.js';
-import { bootkubeRecordStage, isStaticEtcdMemberContainer, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
+import { bootkubeRecordStage, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
+import { isStaticEtcdMemberContainer } from '../specs/unit-stage.js';
 import type { Evidence } from '../result/types.js';
 import type { StageState, StageStatus, Timeline } from './types.js';
 
