@@ -423,6 +423,16 @@ export interface MachineResource {
   errorMessage?: string;
 }
 
+/** An aggregated API (`oc get apiservices -o json`): whether the API server can reach what serves it. */
+export interface ApiServiceResource {
+  source: SourceRef;
+  /** `v1.packages.operators.coreos.com`. */
+  name: string;
+  /** `<namespace>/<name>` of the service behind it; none for the APIs kube-apiserver serves itself. */
+  service?: string;
+  conditions: Condition[];
+}
+
 export interface ClusterVersionResource {
   source: SourceRef;
   desiredVersion?: string;
@@ -486,6 +496,7 @@ export interface ClusterResources {
   machines?: MachineResource[];
   pods?: PodResource[];
   events?: EventResource[];
+  apiServices?: ApiServiceResource[];
   /** Plain-text lists (`nodes.list`, `masters.list`). */
   nodeNames?: string[];
   masterNames?: string[];

@@ -31,6 +31,7 @@ import { createGatherLogScanner } from '../parsers/gather-log.js';
 import { createInstallerLogScanner } from '../parsers/installer-log.js';
 import {
   classifyResourceText,
+  parseApiServices,
   parseClusterOperators,
   parseClusterVersion,
   parseCsrs,
@@ -422,6 +423,7 @@ export const RESOURCE_ROWS = [
   resource({ rule: 'machineconfigpools', file: 'machineconfigpools', parse: parseMachineConfigPools, slot: 'machineConfigPools' }),
   resource({ rule: 'machines', file: 'machines', parse: parseMachines, slot: 'machines' }),
   resource({ rule: 'clusterversion', file: 'clusterversion', parse: parseClusterVersion, slot: 'clusterVersion' }),
+  resource({ rule: 'apiservices', file: 'apiservices', parse: parseApiServices, slot: 'apiServices' }),
 ] as const;
 
 /** Every resource list rules may declare. */
