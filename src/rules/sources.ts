@@ -20,8 +20,6 @@ import {
 import { classifyPath, madeUpId, pathFor } from '../specs/layout.js';
 
 export { hostName } from '../model/walk.js';
-export type { HostScope, LogName, ResourceKind } from '../specs/bundle-sources.js';
-
 /** The resources a YAML rule reads as lines (the rule schema's enum, checked against the registry). */
 export type ResourceName = ResourceKind;
 

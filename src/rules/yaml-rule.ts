@@ -17,8 +17,8 @@ import { explainSchemaError } from './schema-errors.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { fillPlaceholders } from './placeholders.js';
 import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
-import type { SourceInstance, SourceLine } from '../specs/bundle-sources.js';
-import { matchedLinesOf, resolveSource, sourceAppliesTo, type LogName, type ResourceName, type RuleSource } from './sources.js';
+import type { LogName, SourceInstance, SourceLine } from '../specs/bundle-sources.js';
+import { matchedLinesOf, resolveSource, sourceAppliesTo, type ResourceName, type RuleSource } from './sources.js';
 import type { Evidence } from '../result/types.js';
 import type { Finding, RuleContext, RuleMeta } from './types.js';
 

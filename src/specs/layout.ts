@@ -6,9 +6,6 @@ import { gatherIdTime } from '../text/time.js';
 import type { HostSelector, LogRef, SourceId } from '../model/source-id.js';
 import { BUNDLE_SOURCES, logRowOf, type PathPattern, type SourceRow, type SourceSpec } from './bundle-sources.js';
 
-export { hostKey, type HostSelector } from '../model/source-id.js';
-export type { NetworkFile, SourceSpec } from './bundle-sources.js';
-
 export interface ClassifiedPath {
   spec?: SourceSpec;
   /** The registry row the path is a file of. */

@@ -1,9 +1,8 @@
-// Where a line comes from tells the stage: the one map from a source (a bootstrap unit, a render
-// container, a static pod, a master's unit or container, a service-record stage, an installer
-// phase) to the taxonomy stage it belongs to, with the few refinements a line's own words make
-// (which bootkube step printed it, which pod kubelet speaks of). Names are those of the
-// installer's bootstrap scripts (bootkube.sh.template and its siblings), installer-gather.sh and
-// installer-masters-gather.sh, the static pod manifests and the installer's commands.
+// Where a line comes from tells the stage: a log's stage is its registry row's (bundle-sources.ts,
+// by unit or container: unit-stage.ts), a service-record stage's is the taxonomy's table, an
+// installer phase's is below; and the few refinements a line's own words make (which bootkube
+// step printed it, which pod kubelet speaks of). Names are those of the installer's bootstrap
+// scripts (bootkube.sh.template and its siblings) and the installer's commands.
 import type { InstallerPhase } from '../model/types.js';
 import { RECORDED_STAGES, type CategoryId, type StageId } from '../taxonomy.js';
 import { globToRegExp } from '../util/glob.js';
