@@ -98,18 +98,20 @@ function fileText(f: CaseFile, gatherId: string, headers: boolean): string {
   return lines.endsWith('\n') ? lines : `${lines}\n`;
 }
 
+const isContainerFile = (path: string): boolean => /^container-(?:log|inspect)$/.test(classifyPath(`${ROOT_FOR_PATHS}/${path}`).spec?.kind ?? '');
+
 /**
  * A container file named without its id gets one, as `crictl`/`podman` files always have: a
- * `.log` or `.inspect` the layout does not recognise but would with a made-up id after its name.
+ * `.log` or `.inspect` the layout reads as a container's only with a made-up id after its name
+ * (`containers/etcd-member.log` would otherwise read as etcdctl output).
  */
 function withContainerId(path: string): string {
   const m = /^(.*)\.(log|inspect)$/.exec(path);
-  if (!m || classifyPath(`${ROOT_FOR_PATHS}/${path}`).spec) return path;
+  if (!m || isContainerFile(path)) return path;
   let h = 0;
   for (const ch of m[1].slice(m[1].lastIndexOf('/') + 1)) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0;
   const withId = `${m[1]}-${h.toString(16).padStart(8, '0').repeat(8)}.${m[2]}`;
-  const kind = classifyPath(`${ROOT_FOR_PATHS}/${withId}`).spec?.kind;
-  return kind === 'container-log' || kind === 'container-inspect' ? withId : path;
+  return isContainerFile(withId) ? withId : path;
 }
 
 /**
