@@ -353,9 +353,13 @@ function resource<const R extends string, T>(r: ResourceRowSpec<R, T>): OnceRow 
   return { ...row, rule: view as RuleView & { values: readonly [R] } };
 }
 
+// The first run of white space before a colon (`Degraded=True : x` after an empty reason). The
+// lookbehind lets a match start only where a run starts: `/\s+:/` retried every start of a run.
+const SPACE_BEFORE_COLON = /(?<!\s)\s+:/;
+
 function conditionLines(file: string, name: string, conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: EpochMs }[]): SourceLine[] {
   return conditions.map((c) => {
-    const l: SourceLine = { file, text: `${name} ${c.type}=${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`.replace(/\s+:/, ':') };
+    const l: SourceLine = { file, text: `${name} ${c.type}=${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`.replace(SPACE_BEFORE_COLON, ':') };
     if (c.lastTransitionTime !== undefined) l.time = c.lastTransitionTime;
     return l;
   });

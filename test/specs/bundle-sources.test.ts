@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_SOURCES, LOG_NAMES, RULE_ROWS } from '../../src/specs/bundle-sources.js';
+import { BUNDLE_SOURCES, LOG_NAMES, RESOURCE_ROWS, RULE_ROWS } from '../../src/specs/bundle-sources.js';
 import { classifyPath, madeUpId, pathFor } from '../../src/specs/layout.js';
 
 const B = 'log-bundle-20261122111800';
@@ -62,6 +62,18 @@ describe('the source registry', () => {
       [`control-plane/10.0.0.5/containers/keepalived-${ID.slice(0, 12)}.inspect`, 'container-inspect'],
     ];
     for (const [path, row] of written) expect(classifyPath(`${B}/${path}`).row?.id, path).toBe(row);
+  });
+});
+
+describe('line forms', () => {
+  it("write a condition as `name Type=Status Reason: message`, closing the colon when the reason is empty", () => {
+    const row = RESOURCE_ROWS.find((r) => r.rule.values[0] === 'clusteroperators');
+    const op = (reason: string | undefined) => ({ source: { file: 'resources/clusteroperators.json' }, name: 'network', versions: [], conditions: [{ type: 'Degraded', status: 'True', reason, message: 'x' }] });
+    const text = (reason: string | undefined): string | undefined => row?.rule.instance?.([op(reason)], { value: 'clusteroperators' }).lines?.[0]?.text;
+    expect(text('RolloutHung')).toBe('network Degraded=True RolloutHung: x');
+    expect(text(undefined)).toBe('network Degraded=True: x');
+    // A reason of a million spaces is read in one pass.
+    expect(text(' '.repeat(1_000_000))).toBe('network Degraded=True: x');
   });
 });
 
