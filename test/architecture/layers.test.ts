@@ -25,6 +25,7 @@ const LAYERS = [
   'verdict',
   'analysis',
   'diff',
+  'knowledge',
   'triage',
   'report',
   'cli',
