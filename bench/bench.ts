@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRules } from '../src/rules/load-rules.js';
-import { formatMiningBench, measureMining } from '../src/similarity/bench.js';
+import { formatMiningBench, measureMining } from './similarity.js';
 import { formatTriageScaling, measureTriageScaling, prepareTriageBundles, TRIAGE_SCALING_TARGET } from './triage-scaling.js';
 import { packageRoot } from '../src/util/package-root.js';
 

@@ -2,43 +2,10 @@
 // the failure and the verdict it should get) and the world derived from it.
 import type { Prng } from './prng.js';
 import type { Micros } from './time.js';
+import type { CategoryId, StageId } from '../../src/taxonomy.js';
 
-/** Taxonomy stage ids (../../shared/docs/taxonomy.md). */
-export type StageId =
-  | 'release-image'
-  | 'node-runtime'
-  | 'render'
-  | 'bootstrap-etcd'
-  | 'bootstrap-control-plane'
-  | 'masters-provision'
-  | 'production-control-plane'
-  | 'etcd-scaling'
-  | 'bootstrap-complete'
-  | 'workers'
-  | 'cluster-operators';
-
-/** Taxonomy root-cause category ids. */
-export type CategoryId =
-  | 'registry-auth'
-  | 'registry-unreachable'
-  | 'image-missing'
-  | 'registry-tls'
-  | 'dns'
-  | 'network-connectivity'
-  | 'certificate-expired'
-  | 'clock-skew'
-  | 'etcd-health'
-  | 'resource-exhaustion'
-  | 'container-runtime'
-  | 'ignition'
-  | 'machine-config'
-  | 'csr-pending'
-  | 'proxy'
-  | 'cloud-provider'
-  | 'network-plugin'
-  | 'install-config'
-  | 'operator-degraded'
-  | 'unknown';
+/** The taxonomy's stage and category ids (src/taxonomy.ts, docs/taxonomy.md). */
+export type { CategoryId, StageId };
 
 export type Platform = 'aws' | 'vsphere' | 'baremetal' | 'none';
 

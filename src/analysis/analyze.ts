@@ -1,6 +1,6 @@
 // One analysis: rules' filters registered, the bundle read once, the timeline built, rules run,
 // suppressions applied, the verdict drawn. The result is what every reporter reads.
-import { observersOf } from '../ingest/log-stream.js';
+import { observersOf } from '../specs/line-filter.js';
 import { readBundle, type ReadOptions } from '../ingest/read-bundle.js';
 import type { Bundle, ReadProblem } from '../model/types.js';
 import { runRules } from '../rules/engine.js';

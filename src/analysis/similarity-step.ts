@@ -1,7 +1,7 @@
 // The similarity step of an analysis: mine the error-like lines as the reader streams them,
 // then match the templates new near the failure against the known-issue knowledge base.
-import type { LineTap } from '../ingest/read-bundle.js';
-import type { LogRef } from '../specs/source-id.js';
+import type { LineTap } from '../specs/line-filter.js';
+import type { LogRef } from '../model/source-id.js';
 import type { Bundle } from '../model/types.js';
 import { bundleLogs } from '../model/walk.js';
 import { createMiner, type TemplateMiner } from '../similarity/drain.js';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseYamlDocument, YamlError, type YamlDocument } from '../parsers/yaml-document.js';
 import type { Finding } from '../rules/types.js';
-import { globToRegExp } from '../rules/sources.js';
+import { globToRegExp } from '../util/glob.js';
 
 export interface Suppression {
   rule: string;

@@ -1,7 +1,7 @@
 // Counts the templates of every line of every log while a bundle is read (bounded: past the
 // cap new templates are only counted as overflow).
-import type { LogRef } from '../specs/source-id.js';
-import type { LineObserver } from '../ingest/read-bundle.js';
+import type { LogRef } from '../model/source-id.js';
+import type { LineObserver } from '../specs/line-filter.js';
 import { templateOf } from '../similarity/line-template.js';
 
 export interface TemplateStat {

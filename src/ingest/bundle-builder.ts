@@ -12,7 +12,7 @@ import type {
   NetworkInfo,
   ReadProblem,
 } from '../model/types.js';
-import { hostKey, type HostSelector } from '../specs/layout.js';
+import { hostKey, type HostSelector } from '../model/source-id.js';
 
 /** A map keyed by names from the bundle: a null prototype keeps `__proto__` a plain key. */
 function dict<T>(): Record<string, T> {

@@ -1,7 +1,7 @@
 // The line filters that apply to one log, compiled for the reader's per-line loop. The reader
 // keeps only lines some filter wants, so memory stays flat whatever the log size.
 import type { LineFilter } from '../specs/line-filter.js';
-import type { SourceId } from '../specs/source-id.js';
+import type { SourceId } from '../model/source-id.js';
 import { matchWindow } from '../text/match-window.js';
 
 export type { LineFilter } from '../specs/line-filter.js';

@@ -1,36 +1,10 @@
 // Feeds one streamed log to its collector through a line scanner: the collector's and the
 // taps' literals are found in one scan, and only the lines someone needs are decoded.
 import type { LogLine } from '../model/types.js';
+import type { LineObserver, LineTap } from '../specs/line-filter.js';
 import { LineScanner, type LineConsumer, type LineView } from '../text/line-scanner.js';
 import { countBigrams, emptyBigramCounts, LiteralSearch, type BigramCounts, type GroupedLiteral } from '../text/literal-search.js';
 import { GROUP_TAPS, type LogCollector } from './log-collector.js';
-
-export type LineObserver = (raw: string, line: number) => void;
-
-/**
- * An observer of the lines that hold one of `literals` (case-sensitive). With `observeLine`,
- * it gets each line as a view of its bytes instead (its text on demand), and `observe` is not
- * called.
- */
-export interface LineTap {
-  literals: readonly string[];
-  observe: LineObserver;
-  observeLine?: (line: LineView, n: number) => void;
-  /**
-   * Whether the tap has seen enough of this log for now (a miner whose templates stopped being
-   * new): the middle of a long log may then be spared it, but for samples (see `LogStream`).
-   */
-  saturated?: () => boolean;
-}
-
-/** What a caller may give for one log: nothing, one observer or tap, or several. */
-export type LineObservers = LineObserver | LineTap | readonly (LineObserver | LineTap)[] | undefined;
-
-/** The observers and taps of `o`, as a list. */
-export function observersOf(o: LineObservers): (LineObserver | LineTap)[] {
-  if (o === undefined) return [];
-  return Array.isArray(o) ? [...(o as readonly (LineObserver | LineTap)[])] : [o as LineObserver | LineTap];
-}
 
 /**
  * A tap as the stream applies it: `literals` undefined means every line; `group` is the bit

@@ -5,42 +5,21 @@ import { basename } from 'node:path';
 import { peek } from '../archive/detect.js';
 import { DEFAULT_READ_LIMITS, InputError, walkBundle, type BundleFile, type ProgressSink, type ReadLimits } from '../archive/walk-bundle.js';
 import type { Bundle, LogLine, LogSummary, ReadProblem, SourceRef } from '../model/types.js';
-import { parseCertificates } from '../parsers/certificates.js';
-import { parseCrictlInspect, parsePodmanInspect } from '../parsers/container-inspect.js';
-import { parseEtcdEndpointHealth, parseEtcdMemberList, sniffEtcdctlOutput } from '../parsers/etcdctl.js';
-import { createGatherLogScanner } from '../parsers/gather-log.js';
-import { createInstallerLogScanner, looksLikeInstallerOutput } from '../parsers/installer-log.js';
-import {
-  classifyResourceText,
-  parseClusterOperators,
-  parseClusterVersion,
-  parseCsrs,
-  parseEvents,
-  parseMachineConfigPools,
-  parseMachines,
-  parseNameList,
-  parseNodes,
-  parsePods,
-} from '../parsers/kube-resources.js';
-import { parseHostname, parseHosts, parseIpAddr, parseIpRoute, parseResolvConf } from '../parsers/network.js';
+import { looksLikeInstallerOutput } from '../parsers/installer-log.js';
 import type { Parsed } from '../parsers/parsed.js';
-import { parseServiceRecords } from '../parsers/service-records.js';
-import { parseStaticPods } from '../parsers/static-pod.js';
-import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
 import { settleYearlessTimes } from './content-clock.js';
 import { decodeText, sniffEncoding, utf16ToUtf8 } from '../parsers/text-input.js';
-import { classifyPath, logSource, type HostSelector, type SourceSpec } from '../specs/layout.js';
-import type { LogRef, SourceId } from '../specs/source-id.js';
+import { rowOfKind, type OnceRow, type SourceRow, type SourceSpec, type StreamRow } from '../specs/bundle-sources.js';
+import { classifyPath } from '../specs/layout.js';
+import type { LogRef, SourceId } from '../model/source-id.js';
 import { gatherIdTime } from '../text/time.js';
 import { BundleBuilder } from './bundle-builder.js';
 import { DEFAULT_STRUCTURED_LIMITS, structuredRefusal, type StructuredLimits } from './structured-limits.js';
 import { JournalCollector } from './journal-collector.js';
 import { ActiveFilters, type LineFilter } from './line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from './log-collector.js';
-import { LogStream, observersOf, type LineObserver, type LineObservers } from './log-stream.js';
-import { pushAll } from '../util/arrays.js';
-
-export type { LineObserver, LineObservers, LineTap } from './log-stream.js';
+import { LogStream } from './log-stream.js';
+import { observersOf, type LineObserver, type LineObservers } from '../specs/line-filter.js';
 
 export interface ReadOptions {
   /** Lines to keep from large logs, registered by later layers (rules). */
@@ -81,9 +60,6 @@ async function readText(body: AsyncIterable<Buffer>, max: number): Promise<strin
   }
   return decodeText(Buffer.concat(chunks));
 }
-
-/** Specs whose files are JSON, checked for depth before parsing. */
-const JSON_SPECS = new Set<SourceSpec['kind']>(['service-record', 'container-inspect', 'resource-json']);
 
 /** Routes each bundle file to its parser and collects the results. */
 class Router {
@@ -151,13 +127,17 @@ class Router {
     const encoding = sniffEncoding(first.head);
     file = { ...file, body: encoding === 'utf-8' ? first.body : utf16ToUtf8(first.body, encoding) };
     let spec = cls.spec;
+    let row = cls.row;
     if (!spec) {
       // The installer's output is found by its content, whatever its name or place.
       const sniffed = await peek(file.body, 16 * 1024);
       file = { ...file, body: sniffed.body };
-      if (!this.builder.installerLog && sniffInstallerOutput(sniffed.head)) spec = { kind: 'installer-log' };
+      if (!this.builder.installerLog && sniffInstallerOutput(sniffed.head)) {
+        spec = { kind: 'installer-log' };
+        row = rowOfKind('installer-log');
+      }
     }
-    if (!spec) {
+    if (!spec || !row) {
       this.builder.otherFiles++;
       if (cls.mustGather) this.mustGatherLike++;
       return;
@@ -166,198 +146,45 @@ class Router {
     this.classified++;
     const source: SourceRef = { file: file.path };
     try {
-      await this.route(spec, file, source);
+      await this.route(row, spec, file, source);
     } catch (err) {
       if (err instanceof TooLarge) this.report({ kind: 'too-large', file: file.path, message: err.message });
       else throw err;
     }
   }
 
-  private async route(spec: SourceSpec, file: BundleFile, source: SourceRef): Promise<void> {
-    const b = this.builder;
-    const id = logSource(spec);
-    switch (spec.kind) {
-      case 'journal':
-      case 'unit-status-journal': {
-        const sourceId = id as SourceId;
-        const collector = new JournalCollector(source, sourceId, this.active(sourceId), this.logLimits, this.referenceTime);
-        await this.stream(file, collector, this.ref(file, sourceId));
-        const journal = collector.journal();
-        this.noteTruncation(journal);
-        const host = b.host(spec.host);
-        if (spec.kind === 'journal') host.journals[spec.unit] = journal;
-        else host.unitJournals[spec.unit] = journal;
-        return;
-      }
-      case 'container-log': {
-        const summary = await this.log(file, id as SourceId, source);
-        b.container(spec.host, spec.runtime, spec.id, spec.name).log = summary;
-        return;
-      }
-      case 'control-plane-log':
-        b.host(spec.host).controlPlaneLogs.push(await this.log(file, id as SourceId, source));
-        return;
-      case 'serial-log':
-        b.serialLogs.push(await this.log(file, id as SourceId, source));
-        return;
-      case 'clusterapi-log':
-        b.clusterApiLogs.push(await this.log(file, id as SourceId, source));
-        return;
-      case 'gather-log': {
-        const scanner = createGatherLogScanner();
-        const summary = await this.log(file, id as SourceId, source, (raw, n) => void scanner.scan(raw, n));
-        b.gatherLog = { ...summary, kind: 'gather', ...scanner.facts() };
-        return;
-      }
-      case 'installer-log': {
-        const scanner = createInstallerLogScanner();
-        const summary = await this.log(file, id as SourceId, source, (raw, n) => void scanner.scan(raw, n));
-        b.installerLog = { ...summary, kind: 'installer', ...scanner.facts() };
-        return;
-      }
-      case 'rendered-other':
-        b.renderedFiles.push(file.path);
-        return;
-      case 'resource-other':
-        return;
-      default:
-        return this.structured(spec, await readText(file.body, this.maxStructured), source);
-    }
+  /** Reads a file as its registry row says: streamed, parsed whole, or only listed. */
+  private async route(row: SourceRow, spec: SourceSpec, file: BundleFile, source: SourceRef): Promise<void> {
+    if (row.read === 'stream') return this.streamed(row, spec, file, source);
+    if (row.read === 'listed') return void row.seen?.(this.builder, spec, file.path);
+    return this.whole(row, spec, await readText(file.body, this.maxStructured), source);
   }
 
-  /** Files parsed whole: small JSON, YAML and text. */
-  private structured(spec: SourceSpec, text: string, source: SourceRef): void {
-    const b = this.builder;
-    const file = source.file;
-    const kind = JSON_SPECS.has(spec.kind) || (spec.kind === 'etcd-output' && /^\s*[[{]/.test(text)) ? 'json' : spec.kind === 'rendered-manifest' ? 'yaml' : undefined;
-    const refusal = kind ? structuredRefusal(kind, text, this.structuredLimits) : undefined;
+  private async streamed(row: StreamRow, spec: SourceSpec, file: BundleFile, source: SourceRef): Promise<void> {
+    const sourceId = row.log(spec);
+    if (row.lines === 'journal') {
+      const collector = new JournalCollector(source, sourceId, this.active(sourceId), this.logLimits, this.referenceTime);
+      await this.stream(file, collector, this.ref(file, sourceId));
+      const journal = collector.journal();
+      this.noteTruncation(journal);
+      return row.store(this.builder, spec, journal, undefined);
+    }
+    const scanner = row.scanner?.();
+    const summary = await this.log(file, sourceId, source, scanner && ((raw, n) => void scanner.scan(raw, n)));
+    row.store(this.builder, spec, summary, scanner?.facts());
+  }
+
+  /** Files parsed whole: small JSON, YAML and text, checked against the structured limits first. */
+  private whole(row: OnceRow, spec: SourceSpec, text: string, source: SourceRef): void {
+    row.seen?.(this.builder, spec, source.file);
+    const format = typeof row.format === 'function' ? row.format(text) : row.format;
+    const refusal = format === 'text' ? undefined : structuredRefusal(format, text, this.structuredLimits);
     if (refusal) {
-      if (spec.kind === 'rendered-manifest') b.renderedFiles.push(file);
-      this.report({ kind: 'limit', file, message: refusal });
+      this.report({ kind: 'limit', file: source.file, message: refusal });
       return;
     }
-    switch (spec.kind) {
-      case 'service-record':
-        b.host(spec.host).serviceRecords[spec.service] = this.adopt(parseServiceRecords(text, source, spec.service), file);
-        return;
-      case 'container-inspect':
-        return this.inspect(spec.host, spec.runtime, spec.id, spec.name, text, source);
-      case 'unit-status':
-        b.host(spec.host).unitStatus[spec.unit] = this.adopt(parseUnitStatus(text, source, spec.unit, this.referenceTime), file);
-        return;
-      case 'failed-units': {
-        const host = b.host(spec.host);
-        pushAll(host.failedUnits, this.adopt(parseFailedUnits(text, source), file));
-        host.failedUnitsListed = true;
-        return;
-      }
-      case 'network':
-        return this.network(spec.host, spec.file, text, source);
-      case 'etcd-output': {
-        const host = b.host(spec.host);
-        host.etcd ??= { memberLists: [], health: [] };
-        const kind = sniffEtcdctlOutput(text);
-        if (kind === 'member-list') host.etcd.memberLists.push(this.adopt(parseEtcdMemberList(text, source), file));
-        else if (kind === 'endpoint-health') pushAll(host.etcd.health, this.adopt(parseEtcdEndpointHealth(text, source), file));
-        else this.report({ kind: 'unparseable', file, message: 'not etcdctl member list or endpoint health output' });
-        return;
-      }
-      case 'rendered-manifest':
-        b.renderedFiles.push(file);
-        if (/^kind:\s*Pod\b/m.test(text) || /"kind"\s*:\s*"Pod"/.test(text)) {
-          pushAll(b.host({ role: 'bootstrap' }).staticPods, this.adopt(parseStaticPods(text, source), file));
-        }
-        return;
-      case 'rendered-certificate':
-        b.renderedFiles.push(file);
-        pushAll(b.certificates, this.adopt(parseCertificates(text, source), file));
-        return;
-      case 'resource-list': {
-        const names = this.adopt(parseNameList(text), source.file);
-        const cluster = b.clusterResources();
-        if (spec.name === 'nodes') cluster.nodeNames = names;
-        else cluster.masterNames = names;
-        return;
-      }
-      case 'resource-json':
-        return this.resource(spec.name, text, source);
-      default:
-        return;
-    }
-  }
-
-  private inspect(host: HostSelector, runtime: 'cri-o' | 'podman', id: string, name: string | undefined, text: string, source: SourceRef): void {
-    const target = this.builder.container(host, runtime, id, name);
-    const parsedContainers =
-      runtime === 'cri-o' ? [this.adopt(parseCrictlInspect(text, source), source.file)] : this.adopt(parsePodmanInspect(text, source), source.file);
-    const found = parsedContainers[0];
-    if (!found) return;
-    const log = target.log;
-    Object.assign(target, found, { runtime: target.runtime, id: target.id, inspectSource: source });
-    if (!target.name && name) target.name = name;
-    if (log) target.log = log;
-  }
-
-  private network(host: HostSelector, kind: string, text: string, source: SourceRef): void {
-    const net = this.builder.network(host);
-    net.sources.push(source);
-    const file = source.file;
-    switch (kind) {
-      case 'ip-addr':
-        pushAll(net.interfaces, this.adopt(parseIpAddr(text), file));
-        return;
-      case 'ip-route':
-        pushAll(net.routes, this.adopt(parseIpRoute(text), file));
-        return;
-      case 'resolv.conf': {
-        const r = this.adopt(parseResolvConf(text), file);
-        pushAll(net.nameservers, r.nameservers);
-        pushAll(net.searchDomains, r.searchDomains);
-        return;
-      }
-      case 'hosts':
-        pushAll(net.hosts, this.adopt(parseHosts(text), file));
-        return;
-      case 'hostname': {
-        const name = this.adopt(parseHostname(text), file);
-        if (name) net.hostname = name;
-        return;
-      }
-    }
-  }
-
-  private resource(name: string, text: string, source: SourceRef): void {
-    const cluster = this.builder.clusterResources();
-    const { status, json } = classifyResourceText(text, source, name);
-    cluster.files.push(status);
-    if (status.status !== 'ok' || json === undefined) return;
-    const file = source.file;
-    switch (name) {
-      case 'nodes':
-        cluster.nodes = this.adopt(parseNodes(json, source), file);
-        return;
-      case 'csr':
-        cluster.csrs = this.adopt(parseCsrs(json, source), file);
-        return;
-      case 'clusteroperators':
-        cluster.clusterOperators = this.adopt(parseClusterOperators(json, source), file);
-        return;
-      case 'clusterversion':
-        cluster.clusterVersion = this.adopt(parseClusterVersion(json, source), file);
-        return;
-      case 'pods':
-        cluster.pods = this.adopt(parsePods(json, source), file);
-        return;
-      case 'events':
-        cluster.events = this.adopt(parseEvents(json, source), file);
-        return;
-      case 'machineconfigpools':
-        cluster.machineConfigPools = this.adopt(parseMachineConfigPools(json, source), file);
-        return;
-      case 'machines':
-        cluster.machines = this.adopt(parseMachines(json, source), file);
-        return;
-    }
+    const ctx = { spec, source, referenceTime: this.referenceTime };
+    row.store(this.builder, spec, this.adopt(row.parse(text, ctx), source.file), ctx);
   }
 
   private active(sourceId: SourceId): ActiveFilters {

@@ -1,8 +1,8 @@
 // The typed model of one installer log bundle. Pure data: no rule logic lives here.
 // Every parsed item carries a SourceRef so findings can cite the file and line.
-import type { ContainerRuntime, LogKind, SourceId } from '../specs/source-id.js';
+import type { ContainerRuntime, LogKind, SourceId } from './source-id.js';
 
-export type { ContainerRuntime, HostSelector, LogKind, SourceId } from '../specs/source-id.js';
+export type { ContainerRuntime, HostSelector, LogKind, SourceId } from './source-id.js';
 
 /** Where a fact came from: the entry's path inside the bundle (nested archives joined with `!/`). */
 export interface SourceRef {
@@ -40,6 +40,12 @@ export interface ReadProblem {
 
 // ---------------------------------------------------------------- logs
 
+/**
+ * A line's severity as its writer stated it, in one vocabulary whatever the spelling (klog's
+ * `E`, logrus' `error`, journald's `err`): the parsers decide it (parsers/line-level.ts).
+ */
+export type Level = 'fatal' | 'error' | 'warning' | 'info' | 'debug';
+
 /** One line (or one multi-line entry) of any log, with its position in the file. */
 export interface LogLine {
   line: number;
@@ -49,8 +55,8 @@ export interface LogLine {
   text: string;
   /** The line as written, when it differs from `text` (journal header, klog prefix). */
   raw?: string;
-  /** Severity as the line states it (klog `I`/`W`/`E`/`F`, logfmt/JSON `level`). */
-  level?: string;
+  /** Severity as the line states it (klog's letter, logfmt's or JSON's `level`), in one vocabulary. */
+  level?: Level;
   /** Seconds since boot, for kernel-style lines (`[  591.204871] ...`, serial consoles). */
   monotonic?: number;
   /** Set when the line was longer than the line-length limit and was cut. */
@@ -417,6 +423,16 @@ export interface MachineResource {
   errorMessage?: string;
 }
 
+/** An aggregated API (`oc get apiservices -o json`): whether the API server can reach what serves it. */
+export interface ApiServiceResource {
+  source: SourceRef;
+  /** `v1.packages.operators.coreos.com`. */
+  name: string;
+  /** `<namespace>/<name>` of the service behind it; none for the APIs kube-apiserver serves itself. */
+  service?: string;
+  conditions: Condition[];
+}
+
 export interface ClusterVersionResource {
   source: SourceRef;
   desiredVersion?: string;
@@ -480,6 +496,7 @@ export interface ClusterResources {
   machines?: MachineResource[];
   pods?: PodResource[];
   events?: EventResource[];
+  apiServices?: ApiServiceResource[];
   /** Plain-text lists (`nodes.list`, `masters.list`). */
   nodeNames?: string[];
   masterNames?: string[];

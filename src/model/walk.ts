@@ -1,5 +1,5 @@
 // The hosts and streamed logs of a bundle, in one order, for every layer that walks them.
-import { sourceHost } from '../specs/source-id.js';
+import { sourceHost } from './source-id.js';
 import type { Bundle, Host, HostRole, HostSelector, LogSummary } from './types.js';
 import { pushAll } from '../util/arrays.js';
 

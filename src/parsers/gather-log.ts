@@ -2,6 +2,7 @@
 import type { EpochMs, GatherLog, LogLine } from '../model/types.js';
 import { detach } from '../text/lines.js';
 import { parseLogLine } from './log-line.js';
+import { isErrorLevel, levelOfWord } from './line-level.js';
 import { parseLogfmtLine } from './installer-log.js';
 
 export type GatherLogFacts = Pick<GatherLog, 'mastersAttempted' | 'noMasters' | 'errors'>;
@@ -64,14 +65,13 @@ const ERROR_RES: readonly RegExp[] = [
   // logrus' TTY form as crictl/podman print it.
   /^(?:ERRO|FATA)\[/,
 ];
-const ERROR_LEVELS = new Set(['error', 'fatal', 'panic', 'E', 'F']);
 // Notices, not failures: every gather prints the first (the script pipes an empty `find` into
 // `xargs rm` when the rendered assets hold no kubeconfig or key to delete); tar prints the
 // second when given absolute paths.
 const BENIGN_RE = /^rm: missing operand$|^tar: Removing leading /;
 
 function isErrorLine(entry: LogLine): boolean {
-  if (entry.level !== undefined && ERROR_LEVELS.has(entry.level)) return true;
+  if (isErrorLevel(entry.level)) return true;
   const text = entry.text;
   return !BENIGN_RE.test(text) && ERROR_RES.some((re) => re.test(text));
 }
@@ -83,7 +83,8 @@ function toLogLine(raw: string, line: number, referenceTime: EpochMs | undefined
     const entry: LogLine = { line, text: rec.msg.trim(), raw };
     if (rec.time !== undefined) entry.time = rec.time;
     // The installer re-logs every gather line at debug: that level says nothing about the line.
-    if (rec.level !== undefined && rec.level !== 'debug') entry.level = rec.level;
+    const level = levelOfWord(rec.level);
+    if (level !== undefined && level !== 'debug') entry.level = level;
     return entry;
   }
   const parsedLine = parseLogLine(raw, line, referenceTime);

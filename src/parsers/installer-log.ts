@@ -3,6 +3,7 @@ import type { EpochMs, InstallerLine, InstallerLog, InstallerPhase, LogLine, Ope
 import { REDACTED } from '../redact/redact.js';
 import { detach } from '../text/lines.js';
 import { parseIsoTime } from '../text/time.js';
+import { isErrorLevel, levelOfWord } from './line-level.js';
 
 /** One logfmt line, split into its well-known parts. */
 export interface LogfmtRecord {
@@ -199,7 +200,6 @@ const OPERATOR_RE = /^Cluster operator (\S+) (\S+) is (\S+?)(?: with (\S*?|[^:]*
 // client-go: `timed out waiting for the condition`; Go's context: `context deadline exceeded`.
 const FAILURE_RE =
   /Bootstrap failed to complete|failed to wait for bootstrapping to complete|context deadline exceeded|failed waiting for Kubernetes API|waiting for Kubernetes API: |timed out waiting for the condition|failed to initialize the cluster/i;
-const FAILURE_LEVELS = new Set(['error', 'fatal', 'panic']);
 
 // create.go waitForBootstrapConfigMap logs `Bootstrap status: complete` (debug); wait-for
 // bootstrap-complete then says `It is now safe to remove the bootstrap resources`; create
@@ -352,7 +352,8 @@ export function createInstallerLogScanner(): InstallerLogScanner {
       const time = rec.time ?? unwrapped.stamp;
       if (time !== undefined) entry.time = time;
       if (rawLine !== msg) entry.raw = rawLine === unwrapped.line ? raw : redact(rawLine);
-      if (rec.level !== undefined) entry.level = rec.level;
+      const level = levelOfWord(rec.level);
+      if (level !== undefined) entry.level = level;
 
       const v = VERSION_RE.exec(msg);
       if (v) version = detach(v[1]);
@@ -415,7 +416,7 @@ export function createInstallerLogScanner(): InstallerLogScanner {
       }
       if (BOOTSTRAP_COMPLETE_RE.test(msg)) bootstrapComplete = true;
       if (INSTALL_COMPLETE_RE.test(msg)) installComplete = true;
-      const failed = (rec.level !== undefined && FAILURE_LEVELS.has(rec.level)) || FAILURE_RE.test(msg);
+      const failed = isErrorLevel(entry.level) || FAILURE_RE.test(msg);
       if (failed && failures.length < MAX_FAILURES) {
         const kept = keepLine(entry, failurePhase(msg, phase));
         failures.push(kept);

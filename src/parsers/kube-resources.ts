@@ -1,5 +1,6 @@
 // Parsers for `resources/*` of a log bundle: the `oc get <kind> -o json` Lists and the plain name lists that installer-gather.sh writes when the bootstrap API answers.
 import type {
+  ApiServiceResource,
   ClusterOperatorResource,
   ClusterVersionResource,
   Condition,
@@ -282,6 +283,24 @@ export function parseClusterOperators(json: unknown, source: SourceRef): Parsed<
       if (vName !== undefined && version !== undefined) versions.push({ name: vName, version });
     }
     return { source, name, conditions: readConditions(item), versions };
+  });
+}
+
+/**
+ * Parses `oc get apiservices -o json`: each aggregated API, the service behind it and its
+ * conditions (`Available=False` with `FailedDiscoveryCheck` or `MissingEndpoints` when the API
+ * server cannot reach it).
+ */
+export function parseApiServices(json: unknown, source: SourceRef): Parsed<ApiServiceResource[]> {
+  return parseList<ApiServiceResource>(json, 'APIService', (item) => {
+    const name = metaName(item);
+    if (name === undefined) return 'APIService without metadata.name';
+    const api: ApiServiceResource = { source, name, conditions: readConditions(item) };
+    const service = getObject(getObject(item, 'spec'), 'service');
+    const ns = getText(service, 'namespace');
+    const svc = getText(service, 'name');
+    if (ns !== undefined && svc !== undefined) api.service = `${ns}/${svc}`;
+    return api;
   });
 }
 

@@ -1,6 +1,7 @@
 // One line of a container, serial or plain log: finds its time and format (klog, logfmt,
 // JSON as etcd writes it, an ISO prefix, or plain text).
 import type { LogFormat, LogLine } from '../model/types.js';
+import { levelOfWord } from './line-level.js';
 import { epochNumberToMs, fractionToMs, parseIsoPrefix, parseIsoTime, yearlessToEpoch } from '../text/time.js';
 
 // klog: `I1122 10:15:04.987596    2519 kubelet.go:2076] message`.
@@ -14,8 +15,6 @@ const LOGFMT_MSG_RE = /\bmsg="((?:[^"\\]|\\.)*)"/;
 
 export interface ParsedLogLine extends LogLine {
   format: LogFormat;
-  /** Severity as the line states it (`I`/`W`/`E`/`F` for klog, `level=` otherwise). */
-  level?: string;
 }
 
 /** klog's header: severity letter, year-less time, and where the message starts. */
@@ -72,7 +71,7 @@ export function parseLogLine(raw: string, lineNo: number, referenceTime: number 
   const klog = klogHeader(raw);
   if (klog) {
     const time = yearlessToEpoch(klog.month, klog.day, klog.hour, klog.minute, klog.second, fractionToMs(klog.fraction), referenceTime);
-    return { line: lineNo, time, text: raw.slice(klog.length), raw, format: 'klog', level: klog.level };
+    return { line: lineNo, time, text: raw.slice(klog.length), raw, format: 'klog', level: levelOfWord(klog.level) };
   }
   if (first === 123 /* { */) {
     const ts = JSON_TS_RE.exec(raw);
@@ -81,7 +80,7 @@ export function parseLogLine(raw: string, lineNo: number, referenceTime: number 
       // milliseconds); one no unit makes a date is no time.
       const time = ts[1] !== undefined ? parseIsoTime(ts[1]) : epochNumberToMs(Number(ts[2]));
       const msg = JSON_MSG_RE.exec(raw);
-      const level = /"level"\s*:\s*"(\w+)"/.exec(raw)?.[1];
+      const level = levelOfWord(/"level"\s*:\s*"(\w+)"/.exec(raw)?.[1]);
       const out: ParsedLogLine = { line: lineNo, text: msg ? unescapeQuoted(msg[1]) : raw, raw, format: 'json' };
       if (time !== undefined) out.time = time;
       if (level) out.level = level;
@@ -91,7 +90,7 @@ export function parseLogLine(raw: string, lineNo: number, referenceTime: number 
   const logfmtTime = logfmtTimeField(raw);
   if (logfmtTime) {
     const msg = LOGFMT_MSG_RE.exec(raw);
-    const level = /\blevel=(\w+)/.exec(raw)?.[1];
+    const level = levelOfWord(/\blevel=(\w+)/.exec(raw)?.[1]);
     const out: ParsedLogLine = { line: lineNo, text: msg ? unescapeQuoted(msg[1]) : raw, raw, format: 'logfmt' };
     const time = parseIsoTime(logfmtTime.value);
     if (time !== undefined) out.time = time;

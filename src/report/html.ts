@@ -1,6 +1,6 @@
 // The self-contained HTML report: verdict banner, per-host stage strip, findings by stage with evidence and context, filters, similar known issues; strict CSP, every bundle string escaped.
 import type { AnalysisResult, Evidence, Finding, SimilarIssue, StageState } from '../result/types.js';
-import type { StageId } from '../taxonomy.js';
+import { isStageHome, STAGE_HOME, STAGE_HOMES } from '../taxonomy.js';
 import { html, joinHtml, jsonIsland, safeUrl, SafeHtml, splitCode } from './escape.js';
 import { REPORT_CSS, REPORT_JS } from './html-assets.js';
 import { pageHead, pagePolicy } from './html-page.js';
@@ -49,21 +49,6 @@ const AXIS_H = 34;
 const GROUP_H = 26;
 const ROW_H = 24;
 
-const GROUP_ORDER = ['bootstrap', 'masters', 'workers', 'cluster'];
-/** Where a stage runs, for stages the timeline gave no hosts (implied or undecided ones). */
-const STAGE_HOME: Record<StageId, string> = {
-  'release-image': 'bootstrap',
-  'node-runtime': 'bootstrap',
-  render: 'bootstrap',
-  'bootstrap-etcd': 'bootstrap',
-  'bootstrap-control-plane': 'bootstrap',
-  'masters-provision': 'masters',
-  'production-control-plane': 'masters',
-  'etcd-scaling': 'masters',
-  'bootstrap-complete': 'bootstrap',
-  workers: 'workers',
-  'cluster-operators': 'cluster',
-};
 const GROUP_LABEL: Record<string, string> = { bootstrap: 'Bootstrap host', masters: 'Masters', workers: 'Workers', cluster: 'Cluster-wide' };
 
 /** Stages placed on the strip, per host group; stages with no host, time or verdict are left to the table. */
@@ -74,7 +59,7 @@ function hostGroups(r: AnalysisResult): { name: string; stages: StageState[] }[]
     if (!placed && s.start === undefined && s.end === undefined && !isFailedStage(r, s)) continue;
     for (const h of s.hosts.length > 0 ? s.hosts : [STAGE_HOME[s.id]]) groups.set(h, [...(groups.get(h) ?? []), s]);
   }
-  const rank = (n: string): number => (GROUP_ORDER.includes(n) ? GROUP_ORDER.indexOf(n) : GROUP_ORDER.length);
+  const rank = (n: string): number => (isStageHome(n) ? STAGE_HOMES.indexOf(n) : STAGE_HOMES.length);
   return [...groups.entries()].sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0])).map(([name, stages]) => ({ name, stages }));
 }
 

@@ -1,9 +1,9 @@
 // Helpers for TypeScript rules: one typed way to declare metadata, filters and a check, and the
-// lines a rule's filters kept.
+// lines each of a rule's `keep` entries matched (its keep matches).
 import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, HostRole, LogLine, LogSummary } from '../model/types.js';
 import { bundleLogs, logHost } from '../model/walk.js';
-import { filterId } from '../specs/source-id.js';
+import { filterId } from '../model/source-id.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { sourceAppliesTo, type RuleInput, type RuleSource } from './sources.js';
 import type { Finding, RuleContext, RuleMeta } from './types.js';
@@ -28,17 +28,17 @@ export function keepId(ruleId: string, name: string): string {
   return filterId(ruleId, name);
 }
 
-/** A line a TypeScript rule's `keep` entry held, with its log and host. */
-export interface KeptLine {
+/** A line a TypeScript rule's `keep` entry matched, with its log and host. */
+export interface KeepMatch {
   log: LogSummary;
   line: LogLine;
   host: string;
 }
 
-/** The lines a rule's `keep` entry held, from the logs of the hosts with the given roles (all logs by default). */
-export function keptLines(bundle: Bundle, ruleId: string, name: string, roles?: readonly HostRole[]): KeptLine[] {
+/** The lines a rule's `keep` entry matched, from the logs of the hosts with the given roles (all logs by default). */
+export function keepMatches(bundle: Bundle, ruleId: string, name: string, roles?: readonly HostRole[]): KeepMatch[] {
   const id = keepId(ruleId, name);
-  const out: KeptLine[] = [];
+  const out: KeepMatch[] = [];
   for (const log of bundleLogs(bundle)) {
     const role = log.sourceId.host?.role;
     if (roles && (!role || !roles.includes(role))) continue;

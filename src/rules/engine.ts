@@ -6,6 +6,7 @@ import { shippedCatalogue } from '../catalogue/shipped.js';
 import type { Catalogue } from '../catalogue/types.js';
 import type { Bundle } from '../model/types.js';
 import type { Timeline } from '../timeline/types.js';
+import { fillPlaceholders } from './placeholders.js';
 import { missingInputs, type RuleInputs } from './sources.js';
 import type { CheckResult, Finding, Rule, RuleContext, RuleResult } from './types.js';
 import { maxOf, minOf, pushAll } from '../util/arrays.js';
@@ -25,10 +26,6 @@ export function checkWithInputs(inputs: RuleInputs, check: (ctx: RuleContext) =>
     const missing = missingInputs(ctx.bundle, inputs);
     return missing ? { missing } : check(ctx);
   };
-}
-
-function fillPlaceholders(text: string, values: Record<string, string>): string {
-  return text.replace(/\{([A-Za-z_]\w*)\}/g, (whole, key: string) => values[key] ?? whole);
 }
 
 export function contextFor(rule: Rule, bundle: Bundle, timeline: Timeline, catalogue: Catalogue = shippedCatalogue()): RuleContext {

@@ -3,8 +3,8 @@
 // attempt, identical lines fold into one with how often they occurred, and each cited line says
 // which part of it the finding is about.
 import type { CompiledMatcher } from './matcher.js';
-import type { SourceLine } from './sources.js';
-import type { Evidence } from './types.js';
+import type { SourceLine } from '../specs/bundle-sources.js';
+import type { Evidence } from '../result/types.js';
 
 /** Lines one attempt prints (`X is unhealthy`, `Error: unhealthy cluster`, `... Retrying`) share a second. */
 const BURST_MS = 1000;

@@ -14,7 +14,9 @@ import { schemaValidator } from '../util/schema.js';
 import { runRules } from './engine.js';
 import { explainSchemaError } from './schema-errors.js';
 import { builtinCasesFile } from './registry.js';
-import { describeSource, examplePath, exampleSource, globToRegExp, sourceAppliesTo, type RuleSource } from './sources.js';
+import { globToRegExp } from '../util/glob.js';
+import { LOG_NAMES } from '../specs/bundle-sources.js';
+import { describeSource, examplePath, exampleSource, sourceAppliesTo, type RuleSource } from './sources.js';
 import type { Finding, Rule, RuleStatus } from './types.js';
 import { parseRuleYaml, RuleError, type ExampleExpectation, type RuleExample, type YamlRuleDoc } from './yaml-rule.js';
 
@@ -98,7 +100,8 @@ function notRun(run: CaseRun): string | undefined {
 
 // ------------------------------------------------------------------ YAML rules' examples
 
-const LOG_KINDS = new Set(['installer', 'gather', 'serial', 'clusterapi', 'control-plane']);
+/** The example kinds that name a `log:` source (the registry's log names). */
+const LOG_KINDS = new Set<string>(LOG_NAMES);
 
 /** The rule source an example is written for: its `source` (and `resource`/`service`), else the rule's first source of that kind. */
 function sourceFor(doc: YamlRuleDoc, ex: RuleExample): RuleSource {

@@ -1,19 +1,27 @@
-// The sources a rule reads, named logically (a journal unit, a container, the installer log,
-// service records, resources), resolved through the one source vocabulary (specs/source-id.ts):
-// the same test decides which logs a rule's filters read and which logs it is given.
-import type { Bundle, EpochMs, HostRole, HostSelector, LogLine, LogSummary, MatchedLine, SourceId } from '../model/types.js';
-import { bundleHosts, bundleLogs, hostName, logHost } from '../model/walk.js';
-import { pathOf, resourceFilePath, serviceRecordPath } from '../specs/layout.js';
-import { CONTROL_PLANE_CONTAINER } from '../specs/source-id.js';
+// The sources a rule reads, named as the source registry names them (a journal unit, a
+// container, the installer log, service records, resources: specs/bundle-sources.ts) and
+// resolved through it: the same lookup decides which logs a rule's filters read, which logs and
+// records it is given, whether an input is there, and how a missing one is named.
+import type { Bundle, LogLine, LogSummary, MatchedLine, SourceId } from '../model/types.js';
+import { bundleHosts, logHost } from '../model/walk.js';
+import {
+  hostInScope,
+  logMatches,
+  RULE_ROWS,
+  type HostScope,
+  type LogName,
+  type ResourceKind,
+  type RuleView,
+  type SourceInstance,
+  type SourceLine,
+  type SourceRequest,
+  type SourceRow,
+} from '../specs/bundle-sources.js';
+import { classifyPath, madeUpId, pathFor } from '../specs/layout.js';
 
 export { hostName } from '../model/walk.js';
-
-export type HostScope = 'bootstrap' | 'master' | 'any';
-export type LogName = 'installer' | 'gather' | 'serial' | 'clusterapi' | 'control-plane';
-/** The resources a YAML rule reads as lines. */
-export type ResourceName = 'events' | 'clusteroperators' | 'nodes' | 'pods' | 'csrs';
-/** Every resource list the reader parses; TypeScript rules also read those that have no line form. */
-export type ResourceKind = ResourceName | 'machineconfigpools' | 'machines' | 'clusterversion';
+/** The resources a YAML rule reads as lines (the rule schema's enum, checked against the registry). */
+export type ResourceName = ResourceKind;
 
 export type RuleSource =
   | { journal: string; host?: HostScope }
@@ -35,71 +43,34 @@ export type RuleInput =
   | { etcd: 'member-list' | 'endpoint-health'; host?: HostScope }
   | { rendered: 'certificates' };
 
-/** A line a rule can test: from a streamed log (kept by its filters) or made from structured data. */
-export interface SourceLine {
-  file: string;
-  line?: number;
-  text: string;
-  time?: EpochMs;
-  /** Seconds since boot, for console lines without wall time. */
-  monotonic?: number;
-  host?: string;
-  before?: string[];
-  after?: string[];
-  /** Filter ids that kept this line (streamed logs only). */
-  filterIds?: string[];
-}
+/** A registry row rules can name. */
+type RuleRow = SourceRow & { rule: RuleView };
 
-/** One concrete log or record set a RuleSource resolved to. */
-export interface SourceInstance {
-  label: string;
-  host?: string;
-  /** Streamed logs: the summary, whose matched lines carry filter ids. */
-  log?: LogSummary;
-  /** Structured sources: every line, built here. */
-  lines?: SourceLine[];
-}
-
-const GLOBS = new Map<string, RegExp>();
-
-/** `etcd*` → /^etcd.*$/; compiled once per glob (filters ask for every file of every bundle). */
-export function globToRegExp(glob: string): RegExp {
-  let re = GLOBS.get(glob);
-  if (!re) {
-    const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-    // No `g` flag: `test` keeps no state, so one instance serves every caller.
-    re = new RegExp(`^${escaped}$`);
-    if (GLOBS.size < 4096) GLOBS.set(glob, re);
+/** The row an input names and what it asks of it. */
+function lookup(input: RuleInput): { row: RuleRow; request: SourceRequest } {
+  const fields = input as Partial<Record<string, string>> & { host?: HostScope; stage?: string };
+  for (const row of RULE_ROWS) {
+    const value = fields[row.rule.key];
+    if (value === undefined || (row.rule.values && !row.rule.values.includes(value))) continue;
+    const request: SourceRequest = { value };
+    if (fields.host !== undefined) request.host = fields.host;
+    if (fields.stage !== undefined) request.stage = fields.stage;
+    return { row, request };
   }
-  return re;
+  throw new Error(`no source of the bundle is named ${JSON.stringify(input)}`);
 }
 
-function hostOk(scope: HostScope | undefined, role: HostRole | undefined): boolean {
-  return !scope || scope === 'any' || scope === role;
+/** What the bundle holds of an input: the logs, records or lists it names. */
+function found(bundle: Bundle, input: RuleInput): { row: RuleRow; request: SourceRequest; items: readonly unknown[] } {
+  const { row, request } = lookup(input);
+  const hosts = bundleHosts(bundle).filter((h) => hostInScope(request.host, h.role));
+  return { row, request, items: row.rule.find(bundle, request, hosts) };
 }
 
 /** Whether a log (by its source id) belongs to a rule source: for line filters and for resolving. */
 export function sourceAppliesTo(source: RuleSource, id: SourceId): boolean {
-  const role = id.host?.role;
-  if ('journal' in source) return id.kind === 'journal' && hostOk(source.host, role) && globToRegExp(source.journal).test(id.unit ?? '');
-  if ('unit-status' in source) {
-    return id.kind === 'unit-status-journal' && hostOk(source.host, role) && globToRegExp(source['unit-status']).test(id.unit ?? '');
-  }
-  if ('container' in source) {
-    return id.kind === 'container' && id.container !== CONTROL_PLANE_CONTAINER && hostOk(source.host, role) && globToRegExp(source.container).test(id.container ?? '');
-  }
-  if ('log' in source) {
-    if (source.log === 'control-plane') return id.kind === 'container' && id.container === CONTROL_PLANE_CONTAINER;
-    return id.kind === source.log;
-  }
-  return false;
-}
-
-/** The rule sources that name a streamed log (not service records or resources). */
-export type LogSource = Exclude<RuleSource, { service: string } | { resource: ResourceName }>;
-
-function isLogSource(source: RuleInput): source is LogSource {
-  return 'journal' in source || 'unit-status' in source || 'container' in source || 'log' in source;
+  const { row, request } = lookup(source);
+  return row.read === 'stream' && logMatches(row, request, id);
 }
 
 /** A glob made concrete: every wildcard becomes `x`. */
@@ -109,18 +80,6 @@ function concrete(glob: string): string {
 
 /** The master examples are written for. */
 const EXAMPLE_MASTER = '10.0.0.5';
-
-/** A log the rule source applies to (the reverse of `sourceAppliesTo`): globs made concrete unless a unit or container is named. */
-export function exampleSource(source: LogSource, named: ExampleNames): SourceId {
-  const role = named.host ?? ('host' in source && source.host === 'master' ? 'master' : 'bootstrap');
-  const host: SourceId['host'] = role === 'master' ? { role: 'master', address: EXAMPLE_MASTER } : { role: 'bootstrap' };
-  if ('journal' in source) return { kind: 'journal', host, unit: named.unit ?? concrete(source.journal) };
-  if ('unit-status' in source) return { kind: 'unit-status-journal', host, unit: named.unit ?? concrete(source['unit-status']) };
-  if ('container' in source) return { kind: 'container', host, runtime: 'cri-o', container: named.container ?? concrete(source.container) };
-  if (source.log === 'control-plane') return { kind: 'container', host: { role: 'bootstrap' }, container: CONTROL_PLANE_CONTAINER };
-  if (source.log === 'serial') return { kind: 'serial', console: 'master-0' };
-  return { kind: source.log };
-}
 
 /** The unit, container or service an example names in place of its source's glob. */
 export interface ExampleNames {
@@ -133,67 +92,39 @@ export interface ExampleNames {
 
 /**
  * Where the gather scripts write a file of the rule source, below `log-bundle-<ID>/`, for
- * writing examples: the layout's path for logs, `resources/<file>.json`, `<host>/services/<service>.json`.
+ * writing examples: the registry row's path, its names made concrete (a made-up container id).
  */
 export function examplePath(source: RuleSource, named: ExampleNames = {}): string {
-  if ('resource' in source) return resourcePath(source.resource);
-  if ('service' in source) {
-    const role = named.host ?? (source.host === 'master' ? 'master' : 'bootstrap');
-    const host: HostSelector = role === 'master' ? { role: 'master', address: EXAMPLE_MASTER } : { role: 'bootstrap' };
-    return serviceRecordPath(host, named.service ?? concrete(source.service));
-  }
-  return pathOf(exampleSource(source, named));
+  const { row, request } = lookup(source);
+  const value = concrete(request.value);
+  const container = named.container ?? value;
+  const names = { unit: named.unit ?? value, service: named.service ?? value, name: container, id: madeUpId(container), console: 'master-0', runtime: 'cri-o' };
+  const role = row.rule.hostScoped ? (named.host ?? (request.host === 'master' ? 'master' : 'bootstrap')) : 'bootstrap';
+  return pathFor(row, names, role === 'master' ? { role: 'master', address: EXAMPLE_MASTER } : { role: 'bootstrap' });
 }
 
-/** Each resource list: the file `oc get <resource> -o json` is written to below `resources/`, and where the model keeps it. */
-const RESOURCES: Record<ResourceKind, { file: string; field: 'events' | 'clusterOperators' | 'nodes' | 'pods' | 'csrs' | 'machineConfigPools' | 'machines' | 'clusterVersion' }> = {
-  events: { file: 'events', field: 'events' },
-  clusteroperators: { file: 'clusteroperators', field: 'clusterOperators' },
-  nodes: { file: 'nodes', field: 'nodes' },
-  pods: { file: 'pods', field: 'pods' },
-  csrs: { file: 'csr', field: 'csrs' },
-  machineconfigpools: { file: 'machineconfigpools', field: 'machineConfigPools' },
-  machines: { file: 'machines', field: 'machines' },
-  clusterversion: { file: 'clusterversion', field: 'clusterVersion' },
-};
+/** The log an example of a streamed source is, placed where `examplePath` writes it (read back by the layout). */
+export function exampleSource(source: RuleSource, named: ExampleNames = {}): SourceId {
+  const { row, spec } = classifyPath(examplePath(source, named));
+  if (row?.read !== 'stream' || !spec) throw new Error(`${describeSource(source)} is no streamed log`);
+  return row.log(spec);
+}
 
 /** Where the gather script writes a resource list, below `log-bundle-<ID>/`. */
 export function resourcePath(name: ResourceKind): string {
-  return resourceFilePath(RESOURCES[name].file);
+  return pathFor(lookup({ resource: name }).row, {});
 }
 
-/** A short label for a source, used in `skipped (missing: ...)`. */
+/** A short label for a source, used in `skipped (missing: ...)`: the row's, after the host scope. */
 export function describeSource(source: RuleInput): string {
-  const scope = 'host' in source && source.host && source.host !== 'any' ? `${source.host} ` : '';
-  // `*` reads as every one of a kind: `master journals`.
-  if ('journal' in source) return source.journal === '*' ? `${scope}journals` : `${scope}journal ${source.journal}`;
-  if ('unit-status' in source) return `${scope}unit status ${source['unit-status']}`;
-  if ('container' in source) return source.container === '*' ? `${scope}containers` : `${scope}container ${source.container}`;
-  if ('log' in source) return `${source.log} log`;
-  if ('service' in source) return `${scope}service record ${source.service}${source.stage ? ` (${source.stage})` : ''}`;
-  if ('inspect' in source) return source.inspect === '*' ? `${scope}crictl or podman inspect output` : `${scope}container inspect ${source.inspect}`;
-  if ('etcd' in source) return `${scope}etcdctl ${source.etcd === 'member-list' ? 'member list' : 'endpoint health'}`;
-  if ('rendered' in source) return 'rendered-assets certificates';
-  // Named by file, as a reader of the bundle looks for it (`resources csr`).
-  return `resources ${RESOURCES[source.resource].file}`;
+  const { row, request } = lookup(source);
+  const scope = row.rule.hostScoped && request.host && request.host !== 'any' ? `${request.host} ` : '';
+  return `${scope}${row.rule.label(request)}`;
 }
 
-/** Whether the bundle holds a source: the same test `resolveSource` applies, without building lines. */
+/** Whether the bundle holds a source: `resolveSource`'s lookup, without building lines. */
 export function inputPresent(bundle: Bundle, input: RuleInput): boolean {
-  if ('resource' in input) return bundle.cluster?.[RESOURCES[input.resource].field] !== undefined;
-  if ('rendered' in input) return (bundle.renderedAssets?.certificates.length ?? 0) > 0;
-  if (isLogSource(input)) return bundleLogs(bundle).some((log) => sourceAppliesTo(input, log.sourceId));
-  const hosts = bundleHosts(bundle).filter((h) => hostOk(input.host, h.role));
-  if ('service' in input) {
-    const re = globToRegExp(input.service);
-    return hosts.some((h) => Object.keys(h.serviceRecords).some((name) => re.test(name)));
-  }
-  if ('inspect' in input) {
-    const re = globToRegExp(input.inspect);
-    return hosts.some((h) => h.containers.some((c) => c.inspectSource !== undefined && re.test(c.name ?? '')));
-  }
-  const kind = input.etcd === 'member-list' ? 'memberLists' : 'health';
-  return hosts.some((h) => (h.etcd?.[kind].length ?? 0) > 0);
+  return found(bundle, input).items.length > 0;
 }
 
 /** What a rule reads: any one of `anyOf` is enough to judge, and each of `allOf` is needed besides. */
@@ -213,91 +144,18 @@ export function missingInputs(bundle: Bundle, inputs: RuleInputs): string[] | un
   return missing.length > 0 ? missing : undefined;
 }
 
-
-function conditionLines(file: string, name: string, conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: EpochMs }[]): SourceLine[] {
-  return conditions.map((c) => {
-    const l: SourceLine = { file, text: `${name} ${c.type}=${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`.replace(/\s+:/, ':') };
-    if (c.lastTransitionTime !== undefined) l.time = c.lastTransitionTime;
-    return l;
-  });
-}
-
-/** Lines for a resource source, in the shapes rules/README.md documents. */
-function resourceLines(bundle: Bundle, name: ResourceName): SourceLine[] | undefined {
-  const c = bundle.cluster;
-  if (!c) return undefined;
-  switch (name) {
-    case 'events':
-      return c.events?.map((e) => {
-        const l: SourceLine = { file: e.source.file, text: `${e.reason ?? ''}: ${e.message ?? ''}` };
-        if (e.lastTime !== undefined) l.time = e.lastTime;
-        if (e.object) l.host = e.object;
-        return l;
-      });
-    case 'clusteroperators':
-      return c.clusterOperators?.flatMap((o) => conditionLines(o.source.file, o.name, o.conditions));
-    case 'nodes':
-      return c.nodes?.flatMap((n) => conditionLines(n.source.file, n.name, n.conditions).map((l) => ({ ...l, host: n.name })));
-    case 'pods':
-      return c.pods?.flatMap((p) =>
-        p.containers
-          .filter((s) => s.waitingReason || s.terminatedReason || s.lastTerminatedReason)
-          .map((s) => ({
-            file: p.source.file,
-            text: s.waitingReason
-              ? `${p.namespace}/${p.name} ${s.name} waiting ${s.waitingReason}: ${s.waitingMessage ?? ''}`
-              : `${p.namespace}/${p.name} ${s.name} terminated ${s.terminatedReason ?? s.lastTerminatedReason}: exit ${s.lastExitCode ?? ''}`,
-            ...(p.node ? { host: p.node } : {}),
-          })),
-      );
-    case 'csrs':
-      return c.csrs?.map((r) => {
-        const l: SourceLine = { file: r.source.file, text: `${r.name} ${r.state} ${r.requestor ?? ''}`.trim() };
-        if (r.created !== undefined) l.time = r.created;
-        return l;
-      });
-  }
-}
-
 /** Resolves a rule source to what the bundle holds; an empty list means the source is missing. */
 export function resolveSource(bundle: Bundle, source: RuleSource): SourceInstance[] {
-  const out: SourceInstance[] = [];
-  if ('resource' in source) {
-    const lines = resourceLines(bundle, source.resource);
-    if (lines) out.push({ label: `resources/${source.resource}`, lines });
-    return out;
-  }
-  if (isLogSource(source)) {
-    for (const log of bundleLogs(bundle)) {
-      if (!sourceAppliesTo(source, log.sourceId)) continue;
+  const { row, request, items } = found(bundle, source);
+  if (row.read === 'stream') {
+    return (items as LogSummary[]).map((log) => {
       const instance: SourceInstance = { label: log.source.file, log };
       if (log.sourceId.host) instance.host = logHost(log);
-      out.push(instance);
-    }
-    return out;
+      return instance;
+    });
   }
-  for (const h of bundleHosts(bundle).filter((x) => hostOk('host' in source ? source.host : undefined, x.role))) {
-    const host = hostName(h);
-    if ('service' in source) {
-      const re = globToRegExp(source.service);
-      for (const [name, record] of Object.entries(h.serviceRecords)) {
-        if (!re.test(name)) continue;
-        const run = record.runs[record.runs.length - 1];
-        const lines: SourceLine[] = [];
-        for (const st of run?.stages ?? []) {
-          if (source.stage && st.name !== source.stage) continue;
-          for (const text of (st.errorMessage ?? '').split('\n').filter((t) => t.trim())) {
-            const l: SourceLine = { file: st.source.file, text, host };
-            if (st.source.line !== undefined) l.line = st.source.line;
-            if (st.end !== undefined) l.time = st.end;
-            lines.push(l);
-          }
-        }
-        out.push({ label: record.source.file, host, lines });
-      }
-    }
-  }
-  return out;
+  const instance = row.rule.instance;
+  return instance ? items.map((item) => instance(item, request)) : [];
 }
 
 /** A log's matched lines as SourceLines (for one host label), and which of them each filter kept. */

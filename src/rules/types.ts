@@ -3,11 +3,9 @@
 import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, EpochMs, SourceRef } from '../model/types.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
-import type { Evidence, Timeline } from '../timeline/types.js';
-import type { Confidence, Finding, Severity } from '../result/types.js';
+import type { Timeline } from '../timeline/types.js';
+import type { Confidence, Evidence, Finding, Severity } from '../result/types.js';
 import type { LineOrigin, Reading } from '../catalogue/classify.js';
-
-export type { Evidence } from '../timeline/types.js';
 
 export type { Confidence, Finding, Severity } from '../result/types.js';
 export { CONFIDENCE_SCORE, SEVERITY_ORDER } from '../result/order.js';

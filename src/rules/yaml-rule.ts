@@ -7,7 +7,7 @@ import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
 
 export { ConfigFileError as RuleError, parseConfigYaml as parseRuleYaml } from '../parsers/config-file.js';
 import type { LineFilter } from '../specs/line-filter.js';
-import { filterId } from '../specs/source-id.js';
+import { filterId } from '../model/source-id.js';
 import { fixedCategory } from '../catalogue/load-catalogue.js';
 import type { Catalogue, CatalogueEntry } from '../catalogue/types.js';
 import { stageIndex } from '../taxonomy.js';
@@ -15,9 +15,12 @@ import { schemaValidator } from '../util/schema.js';
 import { compileMatcher, type CompiledMatcher } from './matcher.js';
 import { explainSchemaError } from './schema-errors.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
+import { fillPlaceholders } from './placeholders.js';
 import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
-import { matchedLinesOf, resolveSource, sourceAppliesTo, type LogName, type ResourceName, type RuleSource, type SourceInstance, type SourceLine } from './sources.js';
-import type { Evidence, Finding, RuleContext, RuleMeta } from './types.js';
+import type { LogName, SourceInstance, SourceLine } from '../specs/bundle-sources.js';
+import { matchedLinesOf, resolveSource, sourceAppliesTo, type ResourceName, type RuleSource } from './sources.js';
+import type { Evidence } from '../result/types.js';
+import type { Finding, RuleContext, RuleMeta } from './types.js';
 
 /** What a positive example's finding must say, beyond firing. */
 export interface ExampleExpectation {
@@ -163,31 +166,6 @@ function hits(line: SourceLine, g: CompiledGroup): number[] {
   return out;
 }
 
-/** The singular of an English plural noun (`checks`, `retries`, `processes`), for a count of one. */
-function singular(word: string): string {
-  if (/(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (/[^aeiou]ies$/.test(word)) return `${word.slice(0, -3)}y`;
-  if (/[^s]s$/.test(word)) return word.slice(0, -1);
-  return word;
-}
-
-function fill(template: string, values: Record<string, string>): string {
-  // A parenthesis that speaks of a value this finding did not capture (its line met another
-  // matcher) is left out: "(for example an fdatasync took {took})" on a heartbeat warning.
-  const missing = (key: string): boolean => key !== 'count' && values[key] === undefined;
-  const said = template.replace(/ ?\([^()]*\)/g, (seg) => ([...seg.matchAll(/\{([A-Za-z_]\w*)\}/g)].some((m) => missing(m[1])) ? '' : seg));
-  const parts = said.split('{count}').map((part) => part.replace(/\{([A-Za-z_]\w*)\}/g, (_whole, key: string) => values[key] ?? '?'));
-  const count = values.count;
-  if (count === undefined) return parts.join('{count}');
-  // "(1 failed checks)" reads "(1 failed check)": the first plural of the three words after a count of one.
-  const after = (part: string): string => {
-    if (count !== '1') return part;
-    let seen = 0;
-    return part.replace(/[A-Za-z-]+/g, (word) => (seen++ < 3 && seen > 0 && /[^s]s$/.test(word) ? ((seen = 99), singular(word)) : word));
-  };
-  return parts.map((p, i) => (i === 0 ? p : after(p))).join(count);
-}
-
 /** A compiled YAML rule: its sources are its declared inputs. */
 export type YamlRule = DeclaredRule;
 
@@ -283,7 +261,7 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string, catalogue: Ca
     const hosts = [...new Set(lines.map((l) => l.host).filter((h): h is string => !!h))];
     const values = { ...captures, host: hosts.join(', ') || 'the bundle', count: String(count) };
     const finding = ctx.finding({
-      message: fill(reports.says, values),
+      message: fillPlaceholders(reports.says, values),
       evidence: pickFolded(foldRepeats(lines)).map((f) => toEvidence(f.line, { repeats: f.repeats, match: matchSpan(f.line.text, match.matchers) })),
       captures: values,
     });

@@ -1,7 +1,7 @@
 // Streaming Drain-style template miner with a bounded number of templates, fed by the reader's line observer.
 import { createHash } from 'node:crypto';
-import { sourceHost, sourceName, type LogRef } from '../specs/source-id.js';
-import type { LineObserver, LineTap } from '../ingest/read-bundle.js';
+import { sourceHost, sourceName, type LogRef } from '../model/source-id.js';
+import type { LineObserver, LineTap } from '../specs/line-filter.js';
 import type { LineView } from '../text/line-scanner.js';
 import type { LogKind } from '../model/types.js';
 import { isJournalMarker, parseJournalLine } from '../parsers/journal-text.js';

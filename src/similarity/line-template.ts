@@ -2,9 +2,10 @@
 // similarity miner all use: the header (journal, klog, logfmt time) split off by the line
 // parsers, then the variable parts (times, addresses, numbers, hashes, ids, paths) masked.
 import { parseJournalLine } from '../parsers/journal-text.js';
+import { levelOfWord, type Level } from '../parsers/line-level.js';
 import { klogHeader, logfmtTimeField } from '../parsers/log-line.js';
 
-/** Severity as a line states it, reduced to what ranking needs. */
+/** Severity as a line states it (parsers/line-level.ts), reduced to what ranking needs. */
 export type LineLevel = 'error' | 'warning' | 'info';
 
 /** A log line with its header removed. */
@@ -22,29 +23,14 @@ export const WILDCARD = '<*>';
 const JSON_LEVEL = /"(?:level|severity)"\s*:\s*"(\w+)"/;
 const LOGFMT_LEVEL = /\blevel=(\w+)/;
 
+/** A level as ranking weighs it: fatal counts as error, debug as info. */
+function rankedLevel(level: Level | undefined): LineLevel | undefined {
+  if (level === undefined) return undefined;
+  return level === 'fatal' ? 'error' : level === 'debug' ? 'info' : level;
+}
+
 function levelWord(word: string): LineLevel | undefined {
-  switch (word.toLowerCase()) {
-    case 'error':
-    case 'err':
-    case 'fatal':
-    case 'panic':
-    case 'crit':
-    case 'critical':
-    case 'dpanic':
-    case 'emerg':
-    case 'alert':
-      return 'error';
-    case 'warn':
-    case 'warning':
-      return 'warning';
-    case 'info':
-    case 'debug':
-    case 'trace':
-    case 'notice':
-      return 'info';
-    default:
-      return undefined;
-  }
+  return rankedLevel(levelOfWord(word));
 }
 
 /**
@@ -88,7 +74,7 @@ function splitBody(body: string, host: string | undefined): LineMessage {
   const first = message.charCodeAt(0);
   const klog = klogHeader(message);
   if (klog) {
-    level = klog.level === 'E' || klog.level === 'F' ? 'error' : klog.level === 'W' ? 'warning' : 'info';
+    level = levelWord(klog.level);
     message = message.slice(klog.length);
   } else if (first === 116 /* t */) {
     const time = logfmtTimeField(message);

@@ -1,17 +1,11 @@
-// The words of templates that similarity compares, and whether a template reads like a failure.
+// The words of templates that similarity compares, and how much a template reads like a failure
+// (the words and levels are the parsers': parsers/line-level.ts).
+import { FAILURE_WORDS, RETRY_WORDS } from '../parsers/line-level.js';
 import type { LineLevel } from './line-template.js';
-
-// Words that say something failed. Matched on whole words of a template, case-insensitive.
-const ERROR_WORDS =
-  /\b(?:errors?|err|fail(?:s|ed|ure|ing)?|fatal|panic|refused|time(?:d)? ?out|timeout|deadline exceeded|denied|unauthori[sz]ed|forbidden|unable|cannot|can't|could not|couldn't|invalid|x509|no such host|not found|unknown authority|unreachable|no route|oom|out of memory|killed|exceeded|degraded|no space|mismatch|expired|not yet valid|reset by peer|crashloop|back-off|backoff|rejected|unhealthy|not ready|missing|broken|abort(?:ed)?|corrupt(?:ed)?|misbehaving|i\/o timeout|took too long|too long|slow)\b/i;
-
-// Words of a loop that is not getting anywhere: weaker than an error, but a script retrying
-// the same step until it times out is often the only trace of the failure.
-const RETRY_WORDS = /\b(?:retry(?:ing)?|retries|trying again|try again|still waiting|giving up|gave up|re-?attempt(?:ing)?)\b/i;
 
 /**
  * Case-sensitive substrings, at least one of which is in every line whose template can read
- * like a failure (`ERROR_WORDS`, `RETRY_WORDS`, error levels spelled out): the reader finds
+ * like a failure (`FAILURE_WORDS`, `RETRY_WORDS`, error levels spelled out): the reader finds
  * them in its one scan, so the miner sees error-like lines only. Each is five bytes or more,
  * which keeps that scan's skips long. A superset: lines holding one need not be errors.
  */
@@ -32,7 +26,7 @@ function variants(...words: string[]): string[] {
 
 /** Whether a template reads like a failure (its words or its stated level), 0..1. */
 export function errorWeight(template: string, level: LineLevel | undefined): number {
-  const words = ERROR_WORDS.test(template);
+  const words = FAILURE_WORDS.test(template);
   if (level === 'error') return 1;
   if (level === 'warning') return words ? 0.8 : 0.4;
   if (words) return level === 'info' ? 0.5 : 0.75;

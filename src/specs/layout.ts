@@ -1,37 +1,15 @@
 // The specs layer: maps a path inside a bundle to the logical source it holds, whatever the
-// installer release, nesting or packaging, and back (a source's path, for tests and the corpus
-// layout). Layout differences live here and nowhere else.
+// installer release, nesting or packaging, and back (a source's path, for examples and the
+// corpus layout). The paths themselves are the source registry's (bundle-sources.ts): this
+// module folds away what releases and packaging add around them, and matches what is left.
 import { gatherIdTime } from '../text/time.js';
-import { CONTROL_PLANE_CONTAINER, type ContainerRuntime, type HostSelector, type LogRef, type SourceId } from './source-id.js';
-
-export { hostKey, type HostSelector } from './source-id.js';
-
-export type NetworkFile = 'ip-addr' | 'ip-route' | 'hostname' | 'resolv.conf' | 'hosts';
-
-export type SourceSpec =
-  | { kind: 'journal'; host: HostSelector; unit: string }
-  | { kind: 'unit-status-journal'; host: HostSelector; unit: string }
-  | { kind: 'unit-status'; host: HostSelector; unit: string }
-  | { kind: 'failed-units'; host: HostSelector }
-  | { kind: 'service-record'; host: HostSelector; service: string }
-  | { kind: 'network'; host: HostSelector; file: NetworkFile }
-  | { kind: 'container-log'; host: HostSelector; runtime: 'cri-o' | 'podman'; id: string; name?: string }
-  | { kind: 'container-inspect'; host: HostSelector; runtime: 'cri-o' | 'podman'; id: string; name?: string }
-  | { kind: 'control-plane-log'; host: HostSelector }
-  | { kind: 'etcd-output'; host: HostSelector }
-  | { kind: 'rendered-manifest' }
-  | { kind: 'rendered-certificate' }
-  | { kind: 'rendered-other' }
-  | { kind: 'resource-json'; name: string }
-  | { kind: 'resource-list'; name: 'nodes' | 'masters' }
-  | { kind: 'resource-other'; name: string }
-  | { kind: 'serial-log'; host: string }
-  | { kind: 'clusterapi-log' }
-  | { kind: 'gather-log' }
-  | { kind: 'installer-log' };
+import type { HostSelector, LogRef, SourceId } from '../model/source-id.js';
+import { BUNDLE_SOURCES, logRowOf, type PathPattern, type SourceRow, type SourceSpec } from './bundle-sources.js';
 
 export interface ClassifiedPath {
   spec?: SourceSpec;
+  /** The registry row the path is a file of. */
+  row?: SourceRow;
   /** The path had the extra level of the single-node (bootstrap-in-place) layout. */
   bootstrapInPlace: boolean;
   /** The gather id from a `log-bundle-<ID>` segment, when present. */
@@ -43,30 +21,6 @@ export interface ClassifiedPath {
 }
 
 const BUNDLE_SEGMENT = /^(?:cluster-)?log-bundle(?:-(.+))?$/;
-const ROOT_ANCHORS = new Set([
-  'bootstrap',
-  'control-plane',
-  'resources',
-  'rendered-assets',
-  'serial',
-  'clusterapi',
-  'unit-status',
-  'failed-units.txt',
-  'gather.log',
-]);
-const NETWORK_FILES: Record<string, NetworkFile> = {
-  'ip-addr.txt': 'ip-addr',
-  'ip-route.txt': 'ip-route',
-  'hostname.txt': 'hostname',
-  'resolv.conf': 'resolv.conf',
-  hosts: 'hosts',
-  'hosts.txt': 'hosts',
-};
-/** The resources/ files bootlens parses, by file name. */
-const RESOURCE_KINDS = new Set(['nodes', 'csr', 'clusteroperators', 'clusterversion', 'pods', 'events', 'machineconfigpools', 'machines']);
-// `<name>-<id>` as installer-gather.sh names crictl files; podman files are `<id>` alone.
-const NAMED_CONTAINER = /^(.+)-([0-9a-f]{12,64})$/;
-const BARE_CONTAINER = /^([0-9a-f]{12,64})$/;
 
 /** Strips archive-name segments and maps nested part archives onto their folder names. */
 function logicalSegments(path: string): { segs: string[]; bootstrapInPlace: boolean; gatherId?: string } {
@@ -99,99 +53,88 @@ function logicalSegments(path: string): { segs: string[]; bootstrapInPlace: bool
   return { segs: out, bootstrapInPlace, gatherId };
 }
 
-function stripExt(name: string, ext: string): string | undefined {
-  return name.endsWith(ext) && name.length > ext.length ? name.slice(0, -ext.length) : undefined;
+// ------------------------------------------------------------------ the registry's path patterns
+
+const HOST = '{host}';
+
+/** A path pattern made into a regular expression over a logical path. */
+interface CompiledPattern {
+  row: SourceRow;
+  re: RegExp;
+  with: Partial<SourceSpec>;
+  /** Matched against the whole path, not from an anchor folder (`**` first). */
+  anywhere: boolean;
 }
 
-function containerSpec(file: string, host: HostSelector, defaultRuntime: 'cri-o' | 'podman'): SourceSpec | undefined {
-  const stem = stripExt(file, '.log') ?? stripExt(file, '.inspect');
-  if (!stem) return undefined;
-  const kind = file.endsWith('.log') ? 'container-log' : 'container-inspect';
-  const named = NAMED_CONTAINER.exec(stem);
-  if (named) return { kind, host, runtime: defaultRuntime, name: named[1], id: named[2] };
-  const bare = BARE_CONTAINER.exec(stem);
-  // A bare id is a podman container: crictl files always carry the container's name.
-  if (bare) return { kind, host, runtime: 'podman', id: bare[1] };
+function patternPath(p: PathPattern): string {
+  return typeof p === 'string' ? p : p.path;
+}
+
+function segmentRegex(seg: string): string {
+  return seg
+    .split(/(\{[a-z]+\})/)
+    .map((part) => {
+      const name = /^\{([a-z]+)\}$/.exec(part)?.[1];
+      if (!name) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+      return name === 'id' ? '(?<id>[0-9a-f]{12,64})' : `(?<${name}>[^/]+)`;
+    })
+    .join('');
+}
+
+function compile(row: SourceRow, p: PathPattern): CompiledPattern {
+  const segs = patternPath(p).split('/');
+  let re = '';
+  segs.forEach((seg, i) => {
+    const last = i === segs.length - 1;
+    if (seg === '**') re += '(?:[^/]+/)*';
+    else if (seg === HOST) re += `(?:bootstrap|control-plane/(?<address>[^/]+))${last ? '' : '/'}`;
+    else re += `${segmentRegex(seg)}${last ? '' : '/'}`;
+  });
+  return { row, re: new RegExp(`^${re}$`), with: typeof p === 'string' ? {} : p.with, anywhere: segs[0] === '**' };
+}
+
+const PATTERNS: readonly CompiledPattern[] = BUNDLE_SOURCES.flatMap((row) => row.paths.map((p) => compile(row, p)));
+
+/** The folders (and root files) a bundle's own tree starts with: the first segment of every anchored pattern. */
+const ROOT_ANCHORS = new Set(
+  BUNDLE_SOURCES.flatMap((row) => row.paths.map((p) => patternPath(p).split('/')[0])).flatMap((first) => (first === HOST ? ['bootstrap', 'control-plane'] : first === '**' ? [] : [first])),
+);
+
+/** The spec of a path one of a row's patterns matched. */
+function specOf(pattern: CompiledPattern, names: Record<string, string>): SourceSpec | undefined {
+  const row = pattern.row;
+  if (row.accept && !row.accept(names.file ?? '')) return undefined;
+  const spec: SourceSpec = { kind: row.kind, ...row.fixed, ...pattern.with };
+  if (row.hostScoped) spec.host = names.address !== undefined ? { role: 'master', address: names.address } : { role: 'bootstrap' };
+  for (const key of ['unit', 'service', 'id', 'name'] as const) if (names[key] !== undefined) spec[key] = names[key];
+  if (row.spec) Object.assign(spec, row.spec(names));
+  return spec;
+}
+
+function match(path: string, anywhere: boolean): { row: SourceRow; spec: SourceSpec } | undefined {
+  for (const p of PATTERNS) {
+    if (p.anywhere !== anywhere) continue;
+    const m = p.re.exec(path);
+    if (!m) continue;
+    const spec = specOf(p, { ...m.groups });
+    if (spec) return { row: p.row, spec };
+  }
   return undefined;
-}
-
-function isEtcdOutput(file: string): boolean {
-  const f = file.toLowerCase();
-  return f.includes('etcd') && /member|endpoint|health/.test(f) && !f.endsWith('.inspect');
-}
-
-/** Files of one host's folder: the bootstrap host's `bootstrap/` or a master's `control-plane/<ip>/`. */
-function hostFile(rest: string[], host: HostSelector): SourceSpec | undefined {
-  const [dir, file, ...more] = rest;
-  if (rest.length === 1) {
-    if (dir === 'failed-units.txt') return { kind: 'failed-units', host };
-    if (isEtcdOutput(dir)) return { kind: 'etcd-output', host };
-    return undefined;
-  }
-  if (file === undefined) return undefined;
-  switch (dir) {
-    case 'journals': {
-      const unit = more.length === 0 ? stripExt(file, '.log') : undefined;
-      return unit ? { kind: 'journal', host, unit } : undefined;
-    }
-    case 'services': {
-      const service = more.length === 0 ? stripExt(file, '.json') : undefined;
-      return service ? { kind: 'service-record', host, service } : undefined;
-    }
-    case 'network': {
-      const net = more.length === 0 ? NETWORK_FILES[file] : undefined;
-      return net ? { kind: 'network', host, file: net } : undefined;
-    }
-    case 'unit-status': {
-      if (more.length > 0) return undefined;
-      const txt = stripExt(file, '.txt');
-      if (txt) return { kind: 'unit-status', host, unit: txt.replace(/\.service$/, '') };
-      const log = stripExt(file, '.log');
-      if (log) return { kind: 'unit-status-journal', host, unit: log.replace(/\.service$/, '') };
-      return undefined;
-    }
-    case 'containers':
-      if (file === 'bootstrap-control-plane') return more.length > 0 ? { kind: 'control-plane-log', host } : undefined;
-      if (more.length > 0) return undefined;
-      // `etcd-member-<id>.log` is the 4.1-4.3 etcd container, not etcdctl output.
-      return containerSpec(file, host, 'cri-o') ?? (isEtcdOutput(file) ? { kind: 'etcd-output', host } : undefined);
-    case 'pods':
-      return more.length === 0 ? containerSpec(file, host, 'podman') : undefined;
-    default: {
-      const last = rest[rest.length - 1];
-      return isEtcdOutput(last) ? { kind: 'etcd-output', host } : undefined;
-    }
-  }
-}
-
-function resourceSpec(rest: string[]): SourceSpec | undefined {
-  if (rest.length !== 1) return undefined;
-  const file = rest[0];
-  if (file === 'nodes.list') return { kind: 'resource-list', name: 'nodes' };
-  if (file === 'masters.list') return { kind: 'resource-list', name: 'masters' };
-  const json = stripExt(file, '.json');
-  if (json && RESOURCE_KINDS.has(json)) return { kind: 'resource-json', name: json };
-  return { kind: 'resource-other', name: file };
-}
-
-function renderedSpec(rest: string[]): SourceSpec {
-  const file = rest[rest.length - 1] ?? '';
-  if (/\.(ya?ml)$/i.test(file)) return { kind: 'rendered-manifest' };
-  if (/\.(crt|pem|cert)$/i.test(file)) return { kind: 'rendered-certificate' };
-  return { kind: 'rendered-other' };
 }
 
 /**
  * Classifies a logical path (nested archive paths already joined, e.g.
- * `log-bundle-X/control-plane/10.0.0.5/log-bundle-X/journals/kubelet.log`).
+ * `log-bundle-X/control-plane/10.0.0.5/log-bundle-X/journals/kubelet.log`): the first registry
+ * row one of whose patterns matches, from the first folder a pattern starts with.
  */
 export function classifyPath(path: string): ClassifiedPath {
   const { segs, bootstrapInPlace, gatherId } = logicalSegments(path);
   const result: ClassifiedPath = { bootstrapInPlace };
   if (gatherId) result.gatherId = gatherId;
-  const base = segs[segs.length - 1] ?? '';
-  if (base === '.openshift_install.log' || /^\.?openshift[_-]install.*\.log$/.test(base)) {
-    result.spec = { kind: 'installer-log' };
+  const found = match(segs.join('/'), true);
+  if (found) {
+    result.spec = found.spec;
+    result.row = found.row;
     return result;
   }
   const at = segs.findIndex((s) => ROOT_ANCHORS.has(s));
@@ -199,67 +142,13 @@ export function classifyPath(path: string): ClassifiedPath {
     if (segs.includes('cluster-scoped-resources') || segs.includes('namespaces')) result.mustGather = true;
     return result;
   }
-  const [anchor, ...rest] = segs.slice(at);
   result.logicalPath = segs.slice(at).join('/');
-  const bootstrap: HostSelector = { role: 'bootstrap' };
-  switch (anchor) {
-    case 'gather.log':
-      if (rest.length === 0) result.spec = { kind: 'gather-log' };
-      break;
-    case 'failed-units.txt':
-      if (rest.length === 0) result.spec = { kind: 'failed-units', host: bootstrap };
-      break;
-    case 'unit-status':
-      result.spec = hostFile(['unit-status', ...rest], bootstrap);
-      break;
-    case 'bootstrap':
-      result.spec = hostFile(rest, bootstrap);
-      break;
-    case 'control-plane': {
-      const [address, ...files] = rest;
-      if (address && files.length > 0) result.spec = hostFile(files, { role: 'master', address });
-      break;
-    }
-    case 'resources':
-      result.spec = resourceSpec(rest);
-      break;
-    case 'rendered-assets':
-      if (rest.length > 0) result.spec = renderedSpec(rest);
-      break;
-    case 'serial':
-      if (rest.length > 0) {
-        const host = base.replace(/\.(log|txt)$/, '').replace(/[-_.]?serial(-console)?$/i, '') || base;
-        result.spec = { kind: 'serial-log', host };
-      }
-      break;
-    case 'clusterapi':
-      if (rest.length > 0 && /\.log$/.test(base)) result.spec = { kind: 'clusterapi-log' };
-      break;
+  const anchored = match(result.logicalPath, false);
+  if (anchored) {
+    result.spec = anchored.spec;
+    result.row = anchored.row;
   }
   return result;
-}
-
-/** The log source a spec names; undefined for files that are not streamed logs. */
-export function logSource(spec: SourceSpec): SourceId | undefined {
-  switch (spec.kind) {
-    case 'journal':
-    case 'unit-status-journal':
-      return { kind: spec.kind, host: spec.host, unit: spec.unit };
-    case 'container-log':
-      return { kind: 'container', host: spec.host, runtime: spec.runtime, ...(spec.name ? { container: spec.name } : {}) };
-    case 'control-plane-log':
-      return { kind: 'container', host: spec.host, container: CONTROL_PLANE_CONTAINER, runtime: 'cri-o' };
-    case 'serial-log':
-      return { kind: 'serial', console: spec.host };
-    case 'clusterapi-log':
-      return { kind: 'clusterapi' };
-    case 'gather-log':
-      return { kind: 'gather' };
-    case 'installer-log':
-      return { kind: 'installer' };
-    default:
-      return undefined;
-  }
 }
 
 /**
@@ -268,16 +157,17 @@ export function logSource(spec: SourceSpec): SourceId | undefined {
  */
 export function logRefOf(path: string): LogRef | undefined {
   const cls = classifyPath(path);
-  const source = cls.spec ? logSource(cls.spec) : undefined;
-  if (!source) return undefined;
-  const ref: LogRef = { file: path, source };
+  if (!cls.spec || cls.row?.read !== 'stream') return undefined;
+  const ref: LogRef = { file: path, source: cls.row.log(cls.spec) };
   const time = cls.gatherId ? gatherIdTime(cls.gatherId) : undefined;
   if (time !== undefined) ref.referenceTime = time;
   return ref;
 }
 
-/** A container id for paths made up from a name (tests, the corpus layout): stable per name. */
-function madeUpId(name: string): string {
+// ------------------------------------------------------------------ and back: where a source's file is
+
+/** A container id for paths made up from a name (examples, the corpus layout): stable per name. */
+export function madeUpId(name: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
   return h.toString(16).padStart(8, '0').repeat(8);
@@ -288,38 +178,35 @@ function hostDir(host: HostSelector | undefined): string {
 }
 
 /**
- * Where a source's file lives in a bundle, below `log-bundle-<ID>/` (the reverse of
- * `classifyPath`): the path the gather scripts write it to. Containers get a made-up id.
+ * Where a file of a row lives below `log-bundle-<ID>/`, for the names given: the first of its
+ * patterns (its `write` first) whose every `{name}` is given and whose implied fields agree.
+ * A pattern without `{host}` is the bootstrap host's; `**` adds no folder.
  */
-export function pathOf(source: SourceId, runtime: ContainerRuntime = source.runtime ?? 'cri-o'): string {
-  const dir = hostDir(source.host);
-  switch (source.kind) {
-    case 'journal':
-      return `${dir}/journals/${source.unit ?? 'unknown'}.log`;
-    case 'unit-status-journal':
-      return `${dir}/unit-status/${source.unit ?? 'unknown'}.service.log`;
-    case 'container': {
-      const name = source.container ?? 'container';
-      if (name === CONTROL_PLANE_CONTAINER) return `${dir}/containers/${CONTROL_PLANE_CONTAINER}/kube-apiserver.log`;
-      return runtime === 'podman' ? `${dir}/pods/${name}-${madeUpId(name)}.log` : `${dir}/containers/${name}-${madeUpId(name)}.log`;
-    }
-    case 'serial':
-      return `serial/${source.console ?? 'master-0'}-serial.log`;
-    case 'clusterapi':
-      return 'clusterapi/kube-apiserver.log';
-    case 'gather':
-      return 'gather.log';
-    case 'installer':
-      return '.openshift_install.log';
+export function pathFor(row: SourceRow, names: Readonly<Record<string, string | undefined>>, host?: HostSelector): string {
+  const candidates: PathPattern[] = [...(row.write ? [row.write] : []), ...row.paths];
+  for (const p of candidates) {
+    const path = patternPath(p);
+    const implied = typeof p === 'string' ? {} : p.with;
+    if (implied.runtime !== undefined && names.runtime !== undefined && implied.runtime !== names.runtime) continue;
+    if (row.hostScoped && !path.includes(HOST) && host?.role === 'master') continue;
+    const filled = path
+      .split('/')
+      .filter((seg) => seg !== '**')
+      .map((seg) => (seg === HOST ? hostDir(host) : seg.replace(/\{([a-z]+)\}/g, (whole, key: string) => names[key] ?? whole)))
+      .join('/');
+    if (!/\{[a-z]+\}/.test(filled)) return filled;
   }
+  throw new Error(`no path of ${row.id} can be written from ${JSON.stringify(names)}`);
 }
 
-/** Where installer-gather.sh writes a service record, below `log-bundle-<ID>/`. */
-export function serviceRecordPath(host: HostSelector, service: string): string {
-  return `${hostDir(host)}/services/${service}.json`;
-}
-
-/** Where installer-gather.sh writes `oc get <kind> -o json` (the file name it gives that list). */
-export function resourceFilePath(file: string): string {
-  return `resources/${file}.json`;
+/**
+ * Where a log's file lives in a bundle, below `log-bundle-<ID>/` (the reverse of `classifyPath`):
+ * the path the gather scripts write it to. Containers get a made-up id.
+ */
+export function pathOf(source: SourceId, runtime = source.runtime ?? 'cri-o'): string {
+  const row = logRowOf(source);
+  if (!row) throw new Error(`no source row for a ${source.kind} log`);
+  const name = source.container ?? 'container';
+  const names = { unit: source.unit ?? 'unknown', name, id: madeUpId(name), console: source.console ?? 'master-0' };
+  return pathFor(row, { ...names, runtime }, source.host);
 }

@@ -1,186 +1,31 @@
-// Where a line comes from tells the stage: the one map from a source (a bootstrap unit, a render
-// container, a static pod, a master's unit or container, a service-record stage, an installer
-// phase) to the taxonomy stage it belongs to, with the few refinements a line's own words make
-// (which bootkube step printed it, which pod kubelet speaks of). Names are those of the
-// installer's bootstrap scripts (bootkube.sh.template and its siblings), installer-gather.sh and
-// installer-masters-gather.sh, the static pod manifests and the installer's commands.
+// Where a line comes from tells the stage: a log's stage is its registry row's (bundle-sources.ts,
+// by unit or container: unit-stage.ts), a service-record stage's is the taxonomy's table, an
+// installer phase's is below; and the few refinements a line's own words make (which bootkube
+// step printed it, which pod kubelet speaks of). Names are those of the installer's bootstrap
+// scripts (bootkube.sh.template and its siblings) and the installer's commands.
 import type { InstallerPhase } from '../model/types.js';
-import type { CategoryId, StageId } from '../taxonomy.js';
-import type { SourceId } from './source-id.js';
+import { RECORDED_STAGES, type CategoryId, type StageId } from '../taxonomy.js';
+import { globToRegExp } from '../util/glob.js';
+import { logRowOf } from './bundle-sources.js';
+import type { SourceId } from '../model/source-id.js';
 
 /** Services whose whole run is the release-image stage (node-image-pull: OKD and layered OS). */
-export const RELEASE_IMAGE_SERVICES = ['release-image', 'release-image-pivot', 'node-image-pull'];
+export const RELEASE_IMAGE_SERVICES: readonly string[] = RECORDED_STAGES.filter((r) => r.recorded === '*' && r.stage === 'release-image').map((r) => r.service);
 
 /**
- * The taxonomy stage of a bootkube service-record stage; undefined for names bootlens does not
- * know (reported, not guessed). `cb-bootstrap` depends on whether the bootstrap API answered.
+ * The taxonomy stage of a bootkube service-record stage (the taxonomy's recorded stages);
+ * undefined for names bootlens does not know (reported, not guessed). `cb-bootstrap` depends on
+ * whether the bootstrap API answered.
  */
 export function bootkubeRecordStage(name: string, bootstrapApiAnswered: boolean): StageId | undefined {
-  switch (name) {
-    case 'wait-for-etcd':
-      return 'bootstrap-etcd';
-    case 'cb-bootstrap':
-      return bootstrapApiAnswered ? 'production-control-plane' : 'bootstrap-control-plane';
-    case 'wait-for-ceo':
-      return 'etcd-scaling';
-    case 'cvo-overrides':
-    case 'restore-cvo-overrides':
-      // Restoring the CVO overrides is the hand-over step of bootstrap-complete.
-      return 'bootstrap-complete';
-    case 'openshift-manifests':
-      return 'render';
-    default:
-      // konnectivity-certs, konnectivity-server-bootstrap, ... prepare the bootstrap API.
-      if (name.startsWith('konnectivity')) return 'bootstrap-control-plane';
-      return name.endsWith('-bootstrap') ? 'render' : undefined;
-  }
+  const row = RECORDED_STAGES.find((r) => r.service === 'bootkube' && globToRegExp(r.recorded).test(name));
+  if (!row) return undefined;
+  return !bootstrapApiAnswered && row.beforeApi ? row.beforeApi : row.stage;
 }
 
-/** Units of the bootstrap host and the stage their work is part of. */
-const BOOTSTRAP_UNITS: Record<string, StageId> = {
-  'release-image': 'release-image',
-  'release-image-download': 'release-image',
-  'release-image-pivot': 'release-image',
-  'node-image-pull': 'release-image',
-  'node-image-overlay': 'release-image',
-  'bootstrap-pivot': 'release-image',
-  'rpm-ostree': 'release-image',
-  'rpm-ostreed': 'release-image',
-  ignition: 'release-image',
-  'ignition-firstboot-complete': 'release-image',
-  'crio-configure': 'node-runtime',
-  crio: 'node-runtime',
-  'crio-wipe': 'node-runtime',
-  kubelet: 'node-runtime',
-  'bootstrap-kubelet': 'node-runtime',
-  'systemd-sysusers': 'node-runtime',
-  chronyd: 'node-runtime',
-  NetworkManager: 'node-runtime',
-  bootkube: 'render',
-  'openshift-manifests': 'render',
-  keepalived: 'bootstrap-control-plane',
-  haproxy: 'bootstrap-control-plane',
-  coredns: 'bootstrap-control-plane',
-  'kube-apiserver': 'bootstrap-control-plane',
-  'approve-csr': 'masters-provision',
-  ironic: 'masters-provision',
-  'master-bmh-update': 'masters-provision',
-  'build-ironic-env': 'masters-provision',
-  'extract-machine-os': 'masters-provision',
-  'image-customization': 'masters-provision',
-  'metal3-baremetal-operator': 'masters-provision',
-  progress: 'bootstrap-complete',
-  'report-progress': 'bootstrap-complete',
-};
-
-/** Units of a master (or the single node) and their stage: they boot, join, then run pods. */
-const MASTER_UNITS: Record<string, StageId> = {
-  ignition: 'masters-provision',
-  'ignition-fetch': 'masters-provision',
-  'ignition-fetch-offline': 'masters-provision',
-  'ignition-firstboot-complete': 'masters-provision',
-  'machine-config-daemon-firstboot': 'masters-provision',
-  'machine-config-daemon-pull': 'masters-provision',
-  'machine-config-daemon-host': 'masters-provision',
-  pivot: 'masters-provision',
-  'rpm-ostree': 'masters-provision',
-  'rpm-ostreed': 'masters-provision',
-  kubelet: 'masters-provision',
-  crio: 'masters-provision',
-  'crio-wipe': 'masters-provision',
-  'node-valid-hostname': 'masters-provision',
-  NetworkManager: 'masters-provision',
-  'nodeip-configuration': 'masters-provision',
-  chronyd: 'masters-provision',
-  // The host's own network (br-ex for OVN-Kubernetes) is set up at boot, before kubelet runs.
-  'ovs-configuration': 'masters-provision',
-  'ovs-vswitchd': 'masters-provision',
-  ovsdb: 'masters-provision',
-  'ovsdb-server': 'masters-provision',
-  openvswitch: 'masters-provision',
-  'wait-for-br-ex-up': 'masters-provision',
-  'openshift-azure-routes': 'production-control-plane',
-  'openshift-gcp-routes': 'production-control-plane',
-  'kube-apiserver': 'production-control-plane',
-};
-
-/** Units a release adds under a known family's name (`kubelet-pause-image`, `release-image-pivot`). */
-function unitFamily(unit: string, master: boolean): StageId | undefined {
-  if (/^(?:release-image|node-image|bootstrap-pivot)/.test(unit)) return master ? 'masters-provision' : 'release-image';
-  if (/^(?:kubelet|crio)/.test(unit)) return master ? 'masters-provision' : 'node-runtime';
-  if (/^(?:ignition|machine-config-daemon|rpm-ostree)/.test(unit)) return master ? 'masters-provision' : 'release-image';
-  if (/^bootkube/.test(unit)) return master ? undefined : 'render';
-  return undefined;
-}
-
-/** Containers of the bootstrap host (podman render containers, static pods) by name. */
-function bootstrapContainerStage(name: string): StageId | undefined {
-  if (/-render$|^render-|^bootkube-render|^openshift-manifests|^cvo-render/.test(name)) return 'render';
-  if (/^etcd|^etcdctl/.test(name)) return 'bootstrap-etcd';
-  if (name === 'cluster-bootstrap') return 'production-control-plane';
-  if (/^(?:kube-apiserver|kube-controller-manager|kube-scheduler|cluster-policy-controller|setup|bootstrap-control-plane|kube-apiserver-insecure-readyz|keepalived|haproxy|coredns|konnectivity)/.test(name)) {
-    return 'bootstrap-control-plane';
-  }
-  if (name === 'machine-config-server' || /^(?:ironic|metal3|image-customization|dnsmasq|httpd)/.test(name)) return 'masters-provision';
-  // The CVO runs from the bootstrap API and creates the operators that scale etcd.
-  if (name.startsWith('cluster-version-operator')) return 'etcd-scaling';
-  if (/^(?:wait-for-ceo|cluster-etcd-operator)/.test(name)) return 'etcd-scaling';
-  if (name === 'release' || name === 'release-image') return 'release-image';
-  return undefined;
-}
-
-/**
- * 4.1-4.3 ran etcd on the masters from the start: the static etcd-member pod (containers
- * discovery, certs, etcd-member), before the master joined; bootkube waited for it. 4.4+ scale
- * etcd there later with the etcd operator.
- */
-export function isStaticEtcdMemberContainer(name: string): boolean {
-  return /^(?:etcd-member|discovery|certs)$/.test(name);
-}
-
-/** Containers of a master by name: the control plane's pods, the network plugin's, the operators'. */
-function masterContainerStage(name: string): StageId | undefined {
-  if (isStaticEtcdMemberContainer(name)) return 'bootstrap-etcd';
-  if (/^etcd/.test(name)) return 'etcd-scaling';
-  if (/^(?:ovnkube|ovn-|northd|nbdb|sbdb|ovs-|sdn|openshift-sdn|multus|kube-multus|whereabouts|network-operator|cni-plugins|bond-cni|routeoverride|egress-router|kube-rbac-proxy-ovn)/.test(name)) {
-    return 'production-control-plane';
-  }
-  if (/^(?:kube-apiserver|kube-controller-manager|kube-scheduler|cluster-policy-controller|setup|keepalived|haproxy|coredns|mdns-publisher|machine-config-server)/.test(name)) {
-    return 'production-control-plane';
-  }
-  // The machine API creates the compute machines (and approves their CSRs through the node link).
-  if (/^(?:machine-controller|machineset-controller|machine-api|nodelink-controller|machine-healthcheck|cluster-autoscaler|cluster-api|capi-|capa-|capz-|capg-|capv-|cluster-machine-approver|machine-approver)/.test(name)) return 'workers';
-  if (/^machine-config-daemon/.test(name)) return 'cluster-operators';
-  if (/^(?:cluster-version-operator|etcd-operator|cluster-etcd-operator)/.test(name)) return 'etcd-scaling';
-  if (/operator|^(?:oauth|console|router|ingress|image-registry|prometheus|alertmanager|authentication|openshift-apiserver|apiserver|controller-manager|dns|node-resolver|insights|marketplace)/.test(name)) {
-    return 'cluster-operators';
-  }
-  return undefined;
-}
-
-/** The stage a log's lines speak of by default, from where the log was gathered. */
+/** The stage a log's lines speak of by default, from where the log was gathered (its row's stage). */
 export function stageOfSource(source: SourceId): StageId | undefined {
-  const master = source.host?.role === 'master';
-  switch (source.kind) {
-    case 'journal':
-    case 'unit-status-journal': {
-      const unit = source.unit ?? '';
-      return (master ? MASTER_UNITS : BOOTSTRAP_UNITS)[unit] ?? unitFamily(unit, master);
-    }
-    case 'container': {
-      const name = source.container ?? '';
-      return master ? masterContainerStage(name) : bootstrapContainerStage(name);
-    }
-    case 'serial':
-      // A serial console shows a machine that did not boot: the bootstrap host's comes first.
-      return /bootstrap/i.test(source.console ?? '') ? 'release-image' : 'masters-provision';
-    case 'clusterapi':
-      return 'masters-provision';
-    case 'gather':
-      return 'masters-provision';
-    case 'installer':
-      return undefined;
-  }
+  return logRowOf(source)?.stage(source);
 }
 
 // bootkube.sh prints each step before it runs it (bootkube.sh.template); the lines after a
@@ -304,7 +149,7 @@ export function stagesOfInstallerPhase(phase: InstallerPhase): StageId[] {
 }
 
 /**
- * The category a failing source points to when its words name none (taxonomy.md's meanings):
+ * The category a failing source points to when its words name none (the taxonomy's meanings):
  * CRI-O and kubelet that cannot run are the container runtime, ignition is ignition, the pod
  * network's daemons are the network plugin, etcd is etcd's health, the machine API is the cloud.
  */

@@ -4,10 +4,11 @@
 import type { LineFilter } from '../specs/line-filter.js';
 import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun } from '../model/types.js';
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
-import { filterId } from '../specs/source-id.js';
-import { bootkubeRecordStage, isStaticEtcdMemberContainer, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
-import type { StageBasis } from '../result/types.js';
-import type { Evidence, StageState, StageStatus, Timeline } from './types.js';
+import { filterId } from '../model/source-id.js';
+import { bootkubeRecordStage, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
+import { isStaticEtcdMemberContainer } from '../specs/unit-stage.js';
+import type { Evidence, StageBasis } from '../result/types.js';
+import type { StageState, StageStatus, Timeline } from './types.js';
 
 /** The kind of evidence a decision's words name. */
 function basisOf(decidedBy: string): StageBasis {

@@ -2,7 +2,7 @@
 // decided it. Built from the model alone, before any rule runs.
 import type { StageState } from '../result/types.js';
 
-export type { Evidence, StageState, StageStatus } from '../result/types.js';
+export type { StageState, StageStatus } from '../result/types.js';
 
 
 

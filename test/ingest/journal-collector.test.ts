@@ -4,7 +4,7 @@ import { JournalCollector } from '../../src/ingest/journal-collector.js';
 import { ActiveFilters, type LineFilter } from '../../src/ingest/line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser, type LogLimits } from '../../src/ingest/log-collector.js';
 import { LogStream } from '../../src/ingest/log-stream.js';
-import type { SourceId } from '../../src/specs/source-id.js';
+import type { SourceId } from '../../src/model/source-id.js';
 
 const REF = Date.UTC(2026, 10, 22, 11, 18);
 
@@ -159,8 +159,8 @@ describe('LogCollector on container logs', () => {
     expect(sum.firstTime).toBe(Date.UTC(2026, 10, 22, 10, 15, 5, 100));
     expect(sum.lastTime).toBe(Date.UTC(2026, 10, 22, 10, 16, 0));
     expect(sum.matched).toHaveLength(1);
-    expect(sum.matched[0].entry).toMatchObject({ line: 2, text: 'slow fdatasync', level: 'warn' });
-    expect(sum.tail[2]).toMatchObject({ text: 'shutting down', level: 'I' });
+    expect(sum.matched[0].entry).toMatchObject({ line: 2, text: 'slow fdatasync', level: 'warning' });
+    expect(sum.tail[2]).toMatchObject({ text: 'shutting down', level: 'info' });
   });
 });
 

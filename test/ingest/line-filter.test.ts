@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ActiveFilters, type LineFilter } from '../../src/ingest/line-filter.js';
 import { DEFAULT_LOG_LIMITS, LogCollector, plainLineParser } from '../../src/ingest/log-collector.js';
 import { LogStream } from '../../src/ingest/log-stream.js';
-import type { SourceId } from '../../src/specs/source-id.js';
+import type { SourceId } from '../../src/model/source-id.js';
 
 const SOURCE: SourceId = { kind: 'container', host: { role: 'bootstrap' }, container: 'etcd' };
 

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { JournalCollector } from '../../src/ingest/journal-collector.js';
 import { ActiveFilters } from '../../src/ingest/line-filter.js';
 import { DEFAULT_LOG_LIMITS } from '../../src/ingest/log-collector.js';
-import { LogStream, type LineTap } from '../../src/ingest/log-stream.js';
+import { LogStream } from '../../src/ingest/log-stream.js';
+import type { LineTap } from '../../src/specs/line-filter.js';
 import { LiteralSearch } from '../../src/text/literal-search.js';
 import { logRefOf } from '../../src/specs/layout.js';
-import type { LogRef } from '../../src/specs/source-id.js';
+import type { LogRef } from '../../src/model/source-id.js';
 import { ROOT } from '../support/fixture-bundle.js';
 
 const MiB = 1024 * 1024;

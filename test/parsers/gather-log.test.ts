@@ -52,7 +52,7 @@ describe('createGatherLogScanner: masters unreachable', () => {
     expect(facts.errors[0]).toEqual({
       line: 11,
       time: Date.UTC(2026, 10, 22, 10, 41, 2, 123),
-      level: 'E',
+      level: 'error',
       text: 'couldn\'t get current server API group list: Get "https://localhost:6443/api?timeout=5s": dial tcp [::1]:6443: connect: connection refused',
       raw: 'E1122 10:41:02.123456    8123 memcache.go:265] couldn\'t get current server API group list: Get "https://localhost:6443/api?timeout=5s": dial tcp [::1]:6443: connect: connection refused',
     });

@@ -7,7 +7,7 @@ describe('parseLogLine', () => {
   it('reads klog, logfmt, JSON, monotonic and ISO-prefixed lines', () => {
     expect(parseLogLine('E1122 10:15:20.001122    2519 kubelet_node_status.go:96] "Unable to register node"', 1, REF)).toMatchObject({
       format: 'klog',
-      level: 'E',
+      level: 'error',
       time: Date.UTC(2026, 10, 22, 10, 15, 20, 1),
       text: '"Unable to register node"',
     });
@@ -17,7 +17,7 @@ describe('parseLogLine', () => {
       time: Date.UTC(2026, 10, 22, 10, 20, 1),
       text: 'validating "network" config',
     });
-    expect(parseLogLine('{"level":"warn","ts":"2026-11-22T10:15:40.100Z","msg":"slow fdatasync"}', 3, REF)).toMatchObject({ format: 'json', level: 'warn', text: 'slow fdatasync' });
+    expect(parseLogLine('{"level":"warn","ts":"2026-11-22T10:15:40.100Z","msg":"slow fdatasync"}', 3, REF)).toMatchObject({ format: 'json', level: 'warning', text: 'slow fdatasync' });
     expect(parseLogLine('[  591.204871] ignition[812]: GET error', 4, REF)).toMatchObject({ format: 'plain', monotonic: 591.204871, text: 'ignition[812]: GET error' });
     expect(parseLogLine('2026-11-22T10:15:04Z starting', 5, REF)).toMatchObject({ format: 'plain', time: Date.UTC(2026, 10, 22, 10, 15, 4), text: 'starting' });
     expect(parseLogLine('just text', 6, REF)).toEqual({ line: 6, text: 'just text', format: 'plain' });

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { analyzeModel, readAndAnalyze, type AnalysisResult } from '../../src/analysis/analyze.js';
 import { logRefOf } from '../../src/specs/layout.js';
-import type { LogRef } from '../../src/specs/source-id.js';
+import type { LogRef } from '../../src/model/source-id.js';
 import { redactDeep } from '../../src/redact/redact.js';
 import { createMiner } from '../../src/similarity/drain.js';
 import { loadKnowledgeBase } from '../../src/similarity/knowledge-base.js';

@@ -3,7 +3,7 @@ import { readBundle } from '../../src/ingest/read-bundle.js';
 import { loadRules } from '../../src/rules/load-rules.js';
 import { bundleLogs } from '../../src/model/walk.js';
 import { logRefOf } from '../../src/specs/layout.js';
-import type { LogRef } from '../../src/specs/source-id.js';
+import type { LogRef } from '../../src/model/source-id.js';
 import { createMiner, skeletonKey, skeletonKeyOfBytes } from '../../src/similarity/drain.js';
 import { JournalCollector } from '../../src/ingest/journal-collector.js';
 import { ActiveFilters } from '../../src/ingest/line-filter.js';

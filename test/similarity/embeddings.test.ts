@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readAndAnalyze } from '../../src/analysis/analyze.js';
 import { logRefOf } from '../../src/specs/layout.js';
-import type { LogRef } from '../../src/specs/source-id.js';
+import type { LogRef } from '../../src/model/source-id.js';
 import { loadRules } from '../../src/rules/load-rules.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { createMiner } from '../../src/similarity/drain.js';

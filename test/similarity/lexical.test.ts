@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { logRefOf } from '../../src/specs/layout.js';
-import type { LogRef } from '../../src/specs/source-id.js';
+import type { LogRef } from '../../src/model/source-id.js';
 import { createMiner } from '../../src/similarity/drain.js';
 import { loadKnowledgeBase } from '../../src/similarity/knowledge-base.js';
 import { buildLexicalIndex, cosine, featuresOf, lexicalVector } from '../../src/similarity/lexical.js';

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { classifyPath, logRefOf, pathOf } from '../../src/specs/layout.js';
-import { sourceHost, sourceKey, type SourceId } from '../../src/specs/source-id.js';
+import { sourceHost, sourceKey, type SourceId } from '../../src/model/source-id.js';
 
 const B = 'log-bundle-20261122111800';
 
 describe('classifyPath', () => {
   it('maps the bootstrap host files of installer-gather.sh', () => {
-    expect(classifyPath(`${B}/bootstrap/journals/bootkube.log`)).toEqual({
+    const { row, ...classified } = classifyPath(`${B}/bootstrap/journals/bootkube.log`);
+    expect(row?.id).toBe('journal');
+    expect(classified).toEqual({
       bootstrapInPlace: false,
       gatherId: '20261122111800',
       spec: { kind: 'journal', host: { role: 'bootstrap' }, unit: 'bootkube' },
@@ -58,7 +60,7 @@ describe('classifyPath', () => {
     expect(classifyPath(`${B}/resources/configmaps.json`).spec).toEqual({ kind: 'resource-other', name: 'configmaps.json' });
     expect(classifyPath(`${B}/rendered-assets/openshift/etcd-bootstrap/bootstrap-manifests/etcd-member-pod.yaml`).spec).toEqual({ kind: 'rendered-manifest' });
     expect(classifyPath(`${B}/rendered-assets/openshift/tls/root-ca.crt`).spec).toEqual({ kind: 'rendered-certificate' });
-    expect(classifyPath(`${B}/serial-log-bundle-20261122111800/serial/ocp4-master-0.log`).spec).toEqual({ kind: 'serial-log', host: 'ocp4-master-0' });
+    expect(classifyPath(`${B}/serial-log-bundle-20261122111800/serial/ocp4-master-0.log`).spec).toEqual({ kind: 'serial-log', console: 'ocp4-master-0' });
     expect(classifyPath(`${B}/clusterapi/kube-apiserver.log`).spec).toEqual({ kind: 'clusterapi-log' });
   });
 

@@ -1,6 +1,6 @@
 // bootkube's service record names the stage that failed in its last run; the stage maps onto
 // the taxonomy and the recorded error lines suggest the cause.
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { bootkubeRecordStage } from '../../specs/source-stage.js';
 import { bootstrapApiAnswered } from '../../timeline/types.js';
 import { categoryNamed } from '../read-message.js';

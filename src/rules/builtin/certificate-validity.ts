@@ -4,8 +4,8 @@
 // disagrees with the timestamp of the very line that prints it.
 import type { Bundle } from '../../model/types.js';
 import type { StageId } from '../../taxonomy.js';
-import type { Evidence } from '../../timeline/types.js';
-import { defineRule, keptLines } from '../define-rule.js';
+import type { Evidence } from '../../result/types.js';
+import { defineRule, keepMatches } from '../define-rule.js';
 import type { RuleSource } from '../sources.js';
 import type { Finding } from '../types.js';
 import { maxOf, minOf } from '../../util/arrays.js';
@@ -62,7 +62,7 @@ export const certificateValidity = defineRule({
   check(ctx) {
     const b = ctx.bundle;
     const certs = b.renderedAssets?.certificates ?? [];
-    const lines = keptLines(b, ID, 'x509');
+    const lines = keepMatches(b, ID, 'x509');
     const findings: Finding[] = [];
     const clock = logClock(b);
     if (clock.last !== undefined) {

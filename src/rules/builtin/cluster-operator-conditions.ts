@@ -1,7 +1,7 @@
 // Cluster operators that are Degraded or not Available, from resources/clusteroperators.json
 // or, when the API never answered the gather, from the conditions the installer log printed.
 import type { CategoryId, StageId } from '../../taxonomy.js';
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 import { namesCause } from '../read-message.js';
 import type { Finding } from '../types.js';

@@ -1,7 +1,7 @@
 // Containers the kernel killed for memory, from `crictl inspect` / `podman inspect`: a host
 // too small for the control plane it runs (the bootstrap host in particular).
 import type { StageId } from '../../taxonomy.js';
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { bundleHosts, hostName } from '../../model/walk.js';
 import { defineRule } from '../define-rule.js';
 

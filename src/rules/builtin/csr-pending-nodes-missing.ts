@@ -1,7 +1,7 @@
 // Certificate requests left Pending while the nodes that asked never joined: the kubelets can
 // not register until someone (approve-csr on the bootstrap host, or the machine approver)
 // approves them.
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 
 export const csrPendingNodesMissing = defineRule({

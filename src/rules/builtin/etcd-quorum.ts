@@ -1,7 +1,7 @@
 // etcd quorum from every host's member list and endpoint health: a cluster of n members needs
 // floor(n/2)+1 healthy ones; hosts that disagree on the membership are reported too.
 import type { EtcdEndpointHealth, EtcdMember } from '../../model/types.js';
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { bundleHosts, hostName } from '../../model/walk.js';
 import { defineRule } from '../define-rule.js';
 import type { Finding } from '../types.js';

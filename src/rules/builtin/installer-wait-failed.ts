@@ -6,7 +6,7 @@
 import type { InstallerLine, InstallerLog, InstallerPhase } from '../../model/types.js';
 import { bootkubeRecordStage, stageOfInstallerPhase } from '../../specs/source-stage.js';
 import type { CategoryId, StageId } from '../../taxonomy.js';
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 import { mostTelling } from '../read-message.js';
 import type { RuleContext } from '../types.js';
@@ -23,7 +23,7 @@ function evidenceOf(log: InstallerLog, l: { line: number; text: string; raw?: st
 /** The phase that failed last: the last error-level line of a wait (gathering aside). */
 function failedPhase(log: InstallerLog): InstallerLine | undefined {
   const waits = log.failures.filter((f) => f.phase !== 'gather' && !AFTERMATH.test(f.text));
-  const fatal = [...waits].reverse().find((f) => f.level === 'fatal' || f.level === 'panic');
+  const fatal = [...waits].reverse().find((f) => f.level === 'fatal');
   return fatal ?? waits[waits.length - 1];
 }
 

@@ -4,13 +4,15 @@
 // support engineer reads a bundle at a glance. Low confidence: a specific rule outranks it.
 import type { Bundle, Host, Journal, JournalLine, LogLine, LogSummary } from '../../model/types.js';
 import { bundleHosts, bundleLogs, hostName, hostSelector, logHost } from '../../model/walk.js';
-import { sourceName } from '../../specs/source-id.js';
+import { sourceName } from '../../model/source-id.js';
+import { FATAL_LEVELS, statedLevel as levelOf } from '../../parsers/line-level.js';
 import { bootkubeMarker, bootkubeRecordStage, categoryOfSource, RELEASE_IMAGE_SERVICES, sourceOfJournalLine, stageOfLine, stageOfNamespace, stageOfSource } from '../../specs/source-stage.js';
 import type { StageId } from '../../taxonomy.js';
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 import type { LineOrigin, Reading } from '../../catalogue/classify.js';
 import { categoryNamed, namesCause } from '../read-message.js';
+import { failureReading, isErrorLike } from '../error-like.js';
 import type { Finding, FindingInit, RuleContext } from '../types.js';
 import { pushAll } from '../../util/arrays.js';
 
@@ -31,36 +33,6 @@ const ONESHOT = new Set([
   'pivot',
   'crio-wipe',
 ]);
-
-// The words of an error, in the languages components write them in.
-const ERROR_WORDS =
-  /\b(?:error|errors|fail(?:ed|ure|s|ing)?|fatal|panic|unable to|cannot|can't|could not|couldn't|refus(?:e|ed|es|ing)|denied|timed out|timeout|no such|not found|invalid|illegal|unknown (?:flag|field|name)|unauthorized|forbidden|exceeded|killed|unhealthy|crashloop|back-off|no space left|unbound variable|command not found|syntax error|not a dir(?:ectory)?|already exists|DoesNotExist|[Ii]nsufficient)\b/i;
-// The level a line states: klog's letter, logfmt's or JSON's `level`, the installer's console word.
-const LEVEL = /^([IWEF])\d{4} |\blevel=["']?(\w+)|"level":\s*"(\w+)"|^(TRACE|DEBUG|INFO|WARN(?:ING)?|ERROR|FATAL|PANIC)\b/;
-const QUIET_LEVELS = new Set(['i', 'info', 'debug', 'trace', 'd', 'notice']);
-/** A line at a quiet level is an error only when it also says one of these, and matches a signature. */
-const QUIET_ERROR_HINT = /error|fail|refused|denied|timeout/i;
-const FATAL_LEVELS = new Set(['f', 'fatal', 'panic', 'crit', 'critical', 'emerg', 'alert']);
-
-function levelOf(text: string): string | undefined {
-  const m = LEVEL.exec(text);
-  const level = m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4];
-  return level?.toLowerCase();
-}
-
-/** A reading that speaks of a failure (a cause or a symptom), not of success or everyday chatter. */
-function failureReading(r: Reading | undefined): r is Reading {
-  return r !== undefined && (r.role === 'cause' || r.role === 'symptom');
-}
-
-/** Whether a line reads as an error: its level says so, or (without a quiet level) its words do. */
-export function isErrorLike(text: string, read: (text: string) => Reading | undefined): boolean {
-  const level = levelOf(text);
-  if (level && (level === 'e' || level === 'error' || level === 'err' || FATAL_LEVELS.has(level))) return true;
-  // The words first: a quiet line seldom has one, and the catalogue's forms are many regexes.
-  if (level && QUIET_LEVELS.has(level)) return QUIET_ERROR_HINT.test(text) && failureReading(read(text));
-  return ERROR_WORDS.test(text) || failureReading(read(text));
-}
 
 /** The lines the reader kept of a log, in order, once each (head, matches, tail, systemd's). */
 function keptLines(log: LogSummary): LogLine[] {

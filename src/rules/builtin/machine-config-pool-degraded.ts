@@ -1,6 +1,6 @@
 // A MachineConfigPool that is Degraded (its nodes cannot apply or the controller cannot render
 // their machine config) blocks the machine-config operator and the install with it.
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 import { categoryNamed } from '../read-message.js';
 

@@ -1,6 +1,6 @@
 // Machines the machine API could not bring up: a compute (or control-plane) Machine stuck in
 // Provisioning or Failed never becomes a node, and the operators that run on it wait forever.
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 import { categoryNamed } from '../read-message.js';
 

@@ -1,6 +1,6 @@
 // The gather script could not reach the masters over SSH: their part of the bundle is
 // missing, and masters that never answer SSH often never booted from their ignition.
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { isSshError } from '../../parsers/gather-log.js';
 import { defineRule } from '../define-rule.js';
 

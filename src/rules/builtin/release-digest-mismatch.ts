@@ -1,8 +1,8 @@
 // The release the bootstrap host pulled versus the release the masters were told to use: a
 // different release digest on a master means stale or mixed ignition/boot artifacts.
 import type { Bundle } from '../../model/types.js';
-import type { Evidence } from '../../timeline/types.js';
-import { defineRule, keptLines } from '../define-rule.js';
+import type { Evidence } from '../../result/types.js';
+import { defineRule, keepMatches } from '../define-rule.js';
 
 const ID = 'release-digest-mismatch';
 // A release payload by digest: `.../ocp-release@sha256:<64 hex>`, `origin-release`, nightlies.
@@ -16,7 +16,7 @@ interface Seen {
 
 function refs(bundle: Bundle, role: 'bootstrap' | 'master'): Seen[] {
   const out: Seen[] = [];
-  for (const { log, line, host } of keptLines(bundle, ID, 'release', [role])) {
+  for (const { log, line, host } of keepMatches(bundle, ID, 'release', [role])) {
     const r = RELEASE_REF.exec(line.text);
     if (r) out.push({ digest: r[1], evidence: { file: log.source.file, line: line.line, text: line.raw ?? line.text, host, ...(line.time !== undefined ? { time: line.time } : {}) } });
   }

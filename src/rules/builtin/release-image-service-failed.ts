@@ -1,7 +1,7 @@
 // The bootstrap host could not get the release image, as its service records say: what the
 // installer's own analysis checks first (pkg/gather/service/analyze.go), with the cause read
 // from the recorded error lines.
-import type { Evidence } from '../../timeline/types.js';
+import type { Evidence } from '../../result/types.js';
 import { RELEASE_IMAGE_SERVICES } from '../../specs/source-stage.js';
 import { categoryNamed } from '../read-message.js';
 import { defineRule } from '../define-rule.js';

@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as tar from 'tar';
+import { hostLabel } from '../../../src/model/source-id.js';
 import { classifyPath } from '../../../src/specs/layout.js';
 import { parseJournalLine, parseJournalMarker } from '../../../src/parsers/journal-text.js';
 import type { CaseFile, RealCase } from './cases.js';
@@ -39,6 +40,9 @@ const IDENTIFIERS: Record<string, string> = {
   'machine-config-daemon-firstboot': 'machine-config-daemon',
   'machine-config-daemon-host': 'machine-config-daemon',
 };
+
+/** A bundle root for classifying a case's paths. */
+const ROOT_FOR_PATHS = 'log-bundle-20200101000000';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const ISO = /\b(20\d\d)-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)/g;
@@ -88,21 +92,26 @@ function fileText(f: CaseFile, gatherId: string, headers: boolean): string {
   if (f.json !== undefined) return `${JSON.stringify(f.json, null, 2)}\n`;
   const lines = f.lines ?? '';
   const spec = classifyPath(`log-bundle-${gatherId}/${f.path}`).spec;
-  if (headers && (spec?.kind === 'journal' || spec?.kind === 'unit-status-journal')) {
-    const host = spec.host.role === 'bootstrap' ? 'bootstrap' : spec.host.address;
-    return journalText(lines, spec.unit, host, gatherId);
+  if (headers && spec?.host && spec.unit !== undefined && (spec.kind === 'journal' || spec.kind === 'unit-status-journal')) {
+    return journalText(lines, spec.unit, hostLabel(spec.host), gatherId);
   }
   return lines.endsWith('\n') ? lines : `${lines}\n`;
 }
 
-/** A container file named without its id gets one, as `crictl`/`podman` files always have. */
+const isContainerFile = (path: string): boolean => /^container-(?:log|inspect)$/.test(classifyPath(`${ROOT_FOR_PATHS}/${path}`).spec?.kind ?? '');
+
+/**
+ * A container file named without its id gets one, as `crictl`/`podman` files always have: a
+ * `.log` or `.inspect` the layout reads as a container's only with a made-up id after its name
+ * (`containers/etcd-member.log` would otherwise read as etcdctl output).
+ */
 function withContainerId(path: string): string {
-  return path.replace(/^((?:bootstrap|control-plane\/[^/]+)\/(?:containers|pods)\/)([^/]+?)\.(log|inspect)$/, (whole, dir: string, name: string, ext: string) => {
-    if (/-[0-9a-f]{12,64}$/.test(name) || /^[0-9a-f]{12,64}$/.test(name)) return whole;
-    let h = 0;
-    for (const ch of name) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0;
-    return `${dir}${name}-${h.toString(16).padStart(8, '0').repeat(8)}.${ext}`;
-  });
+  const m = /^(.*)\.(log|inspect)$/.exec(path);
+  if (!m || isContainerFile(path)) return path;
+  let h = 0;
+  for (const ch of m[1].slice(m[1].lastIndexOf('/') + 1)) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0;
+  const withId = `${m[1]}-${h.toString(16).padStart(8, '0').repeat(8)}.${m[2]}`;
+  return isContainerFile(withId) ? withId : path;
 }
 
 /**

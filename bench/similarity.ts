@@ -1,8 +1,8 @@
 // What similarity costs on one bundle: mining throughput and the time each mode adds (for `npm run bench`).
-import { readBundle, type ReadOptions } from '../ingest/read-bundle.js';
-import { createMiner } from './drain.js';
-import { loadKnowledgeBase, type KnownIssue } from './knowledge-base.js';
-import { findSimilar } from './match.js';
+import { readBundle, type ReadOptions } from '../src/ingest/read-bundle.js';
+import { createMiner } from '../src/similarity/drain.js';
+import { loadKnowledgeBase, type KnownIssue } from '../src/similarity/knowledge-base.js';
+import { findSimilar } from '../src/similarity/match.js';
 
 /** Options of `measureMining`. */
 export interface MiningBenchOptions {
