@@ -100,7 +100,8 @@ class Marker {
     const reading = this.classifier.classify(last.text, where);
     const healers = new Set<string>([...(reading?.message?.entry.healedBy ?? []), ...(reading?.error?.entry.healedBy ?? [])]);
     const journal = log.sourceId.kind === 'journal' || log.sourceId.kind === 'unit-status-journal';
-    const own: Record<string, string> = { ...reading?.error?.captures, ...reading?.message?.captures };
+    // What the finding speaks of (an endpoint, an image, a pod): its rule's captures and the line's.
+    const own: Record<string, string> = { ...f.captures, ...reading?.error?.captures, ...reading?.message?.captures };
     for (const l of this.lines(log)) {
       if (l.line <= (last.line ?? 0)) continue;
       const text = l.raw ?? l.text;

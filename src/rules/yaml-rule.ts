@@ -8,9 +8,11 @@ import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
 export { ConfigFileError as RuleError, parseConfigYaml as parseRuleYaml } from '../parsers/config-file.js';
 import type { LineFilter } from '../specs/line-filter.js';
 import { filterId } from '../model/source-id.js';
+import { CAUSE_SPECIFICITY, type LineOrigin } from '../catalogue/classify.js';
 import { fixedCategory } from '../catalogue/load-catalogue.js';
+import { sourceName } from '../model/source-id.js';
 import type { Catalogue, CatalogueEntry } from '../catalogue/types.js';
-import { stageIndex } from '../taxonomy.js';
+import { stageIndex, type CategoryId } from '../taxonomy.js';
 import { schemaValidator } from '../util/schema.js';
 import { compileMatcher, type CompiledMatcher } from './matcher.js';
 import { explainSchemaError } from './schema-errors.js';
@@ -142,6 +144,39 @@ function group(ruleId: string, tag: string, entries: readonly CatalogueEntry[]):
   return { entries: out, matchers: out.flatMap((e) => e.forms) };
 }
 
+/** Where a source instance's lines were printed, for the catalogue's reading of them. */
+function originOf(instance: SourceInstance): LineOrigin | undefined {
+  if (!instance.log) return undefined;
+  const host = instance.log.sourceId.host?.role;
+  return { ...(host ? { host } : {}), source: sourceName(instance.log.sourceId) };
+}
+
+/**
+ * Whether the catalogue reads a line a cause entry matched as naming a different cause at least
+ * more specific (CAUSE_SPECIFICITY): a symptom entry never gives way, it has no cause to defend.
+ */
+function namesOtherCause(ctx: RuleContext, entry: CatalogueEntry, text: string, where: LineOrigin | undefined): boolean {
+  const own = fixedCategory(entry.category);
+  if (entry.role !== 'cause' || !own || own === 'unknown') return false;
+  const r = ctx.read(text, where);
+  if (!r || r.category === own || r.category === 'unknown' || (r.role !== 'cause' && r.role !== 'symptom')) return false;
+  return CAUSE_SPECIFICITY[r.category] > CAUSE_SPECIFICITY[own];
+}
+
+/**
+ * The cause a symptom's own lines name, more specific than the symptom's category: a wait for the
+ * masters' etcd that fails on `no such host` is the name's failure. Undefined when they name none.
+ */
+function causeNamedBy(ctx: RuleContext, lines: readonly SourceLine[], own: CategoryId): CategoryId | undefined {
+  let best: CategoryId | undefined;
+  for (const l of lines) {
+    const r = ctx.read(l.text);
+    if (!r || (r.role !== 'cause' && r.role !== 'symptom') || r.category === 'unknown') continue;
+    if (CAUSE_SPECIFICITY[r.category] > CAUSE_SPECIFICITY[best ?? own]) best = r.category;
+  }
+  return best;
+}
+
 /** The entry's `when` and `unless`, which its forms alone do not say. */
 function entryHolds(e: CatalogueEntry, text: string): boolean {
   return (!e.when || e.when.test(text)) && !(e.unless && e.unless.test(text));
@@ -230,10 +265,13 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string, catalogue: Ca
     let excerptsOnly = true;
     for (const instance of instances) {
       const lines = instance.log ? matchedLinesOf(instance.log, instance.host, filterIds) : (instance.lines ?? []);
+      const where = originOf(instance);
       const candidates: SourceLine[] = [];
       for (const line of lines) {
         if (hits(line, absent).length > 0) return [];
-        const m = hits(line, match);
+        // Error semantics before the rule's pattern: a line whose chain names another, more
+        // specific, cause is that cause's (a refused pull through a proxy is the proxy's).
+        const m = hits(line, match).filter((i) => !namesOtherCause(ctx, match.entries[i].entry, line.text, where));
         if (m.length === 0 || hits(line, exclude).length > 0) continue;
         m.forEach((i) => covered.add(i));
         candidates.push(line);
@@ -260,10 +298,12 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string, catalogue: Ca
     }
     const hosts = [...new Set(lines.map((l) => l.host).filter((h): h is string => !!h))];
     const values = { ...captures, host: hosts.join(', ') || 'the bundle', count: String(count) };
+    const named = reports.role === 'symptom' ? causeNamedBy(ctx, lines, fixedCategory(reports.category) ?? 'unknown') : undefined;
     const finding = ctx.finding({
       message: fillPlaceholders(reports.says, values),
       evidence: pickFolded(foldRepeats(lines)).map((f) => toEvidence(f.line, { repeats: f.repeats, match: matchSpan(f.line.text, match.matchers) })),
       captures: values,
+      ...(named ? { category: named } : {}),
     });
     // The finding spans every line it counted, not only the ones it cites.
     const times = lines.map((l) => l.time).filter((x): x is number => x !== undefined);

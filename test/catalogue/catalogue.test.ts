@@ -69,8 +69,12 @@ describe('the message catalogue', () => {
       }
       // Any rival matching the example is one the entry names, with a reason; a symptom never
       // rivals a cause (a named cause beats a symptom: the classifier's first rule).
-      const rivals = classifier
-        .hits(x.line, where)
+      // An outer message quoting this one (it starts earlier on the line) never rivals it either:
+      // the inner link decides (its second rule).
+      const hits = classifier.hits(x.line, where);
+      const ownStart = hits.find((h) => h.entry.id === e.id)?.start ?? -1;
+      const rivals = hits
+        .filter((h) => !(decided === e.id && h.start < ownStart))
         .map((h) => h.entry)
         .filter((o) => o.id !== e.id && isMessage(o) === isMessage(e) && !(e.role === 'cause' && o.role === 'symptom'));
       for (const o of rivals) expect(Object.keys(e.overlaps), `${x.line} also matches ${o.id}`).toContain(o.id);
