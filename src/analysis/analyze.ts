@@ -10,8 +10,8 @@ import { stageIndex } from '../taxonomy.js';
 import { buildTimeline, TIMELINE_FILTERS } from '../timeline/build-timeline.js';
 import type { StageState, Timeline } from '../timeline/types.js';
 import type { SimilarIssue, SimilarityMode } from '../similarity/match.js';
-import { decideVerdict, stagesWithFindings, type Verdict } from '../verdict/verdict.js';
-import { verdictOfPartialRead } from '../archive/partial-read.js';
+import { decideVerdict, stagesWithFindings, stagesWithVerdict, type Verdict } from '../verdict/verdict.js';
+import { wordVerdict } from '../verdict/words.js';
 import { SimilarityStep, type SimilarityOptions } from './similarity-step.js';
 import { applySuppressions, type Suppression } from './suppressions.js';
 import { bundleHosts } from '../model/walk.js';
@@ -57,7 +57,7 @@ function summarizeRules(results: RuleResult[], timing: boolean): AnalysisResult[
  * running unit when a rule named the cause, or a line a rule's finding already cites. It still
  * counted for the verdict; reports stay on the point.
  */
-function quietLead(f: Finding, all: readonly Finding[], timeline: Timeline, verdict: Verdict): boolean {
+function quietLead(f: Finding, all: readonly Finding[], timeline: Timeline, verdict: Pick<Verdict, 'rootCause'>): boolean {
   if (f.ruleId !== LAST_ERROR_ID) return false;
   const stage = timeline.stages.find((s) => s.id === f.stage);
   if (stage?.status === 'ok') return true;
@@ -84,19 +84,19 @@ export function analyzeModel(bundle: Bundle, options: Omit<AnalyzeOptions, keyof
   // Suppressions are a judgement on findings and may change the verdict (it says so);
   // --min-severity only chooses what is shown: the verdict is drawn from every finding.
   const { kept, suppressed } = applySuppressions(findings, options.suppressions ?? []);
-  const timeline = stagesWithFindings(built, kept);
+  const withFindings = stagesWithFindings(built, kept);
   const sorted = sortFindings(kept);
   const similar = found?.similar ?? [];
-  // A read that stopped early or skipped data is never called healthy.
-  const verdict = verdictOfPartialRead(decideVerdict({ timeline, findings: sorted, results, similar }), bundle.problems);
+  // One decision from typed inputs; what the read left out is one of them.
+  const decision = decideVerdict({ timeline: withFindings, findings: sorted, results, similar, problems: bundle.problems, catalogue });
+  const timeline = stagesWithVerdict(withFindings, decision);
   const minRank = SEVERITY_ORDER[options.minSeverity ?? 'info'];
-  const worth = sorted.filter((f) => f.ruleId === verdict.rootCause || !quietLead(f, sorted, timeline, verdict));
-  const shown = worth.filter((f) => f.ruleId === verdict.rootCause || SEVERITY_ORDER[f.severity] <= minRank);
+  const worth = sorted.filter((f) => f.ruleId === decision.rootCause || !quietLead(f, sorted, timeline, decision));
+  const shown = worth.filter((f) => f.ruleId === decision.rootCause || SEVERITY_ORDER[f.severity] <= minRank);
   // The summary speaks of the findings worth reading, whatever a display flag hides, and of
   // the suppressions that may have changed it.
-  const others = worth.length - (verdict.rootCause ? 1 : 0);
-  if (verdict.status === 'failed' && others > 0) verdict.summary += ` ${others} other finding${others === 1 ? '' : 's'} below.`;
-  if (suppressed.length > 0) verdict.summary += ` ${suppressed.length} finding${suppressed.length === 1 ? ' was' : 's were'} suppressed (--ignore).`;
+  const others = worth.length - (decision.rootCause ? 1 : 0);
+  const verdict: Verdict = { ...decision, summary: wordVerdict(decision, { stages: timeline.stages, findings: sorted, similar, results, others, suppressed: suppressed.length }) };
   const gatheredAt = bundle.meta.gatherId ? gatherIdTime(bundle.meta.gatherId) : undefined;
   const hosts: HostSummary[] = bundleHosts(bundle).map((h) => ({
     role: h.role,

@@ -111,7 +111,7 @@ class Walker {
     const folder = entry.type === 'directory';
     if ((folder ? ++this.folders : ++this.files) > this.limits.maxEntries) {
       const what = folder ? 'folders' : 'entries';
-      this.halt({ kind: 'limit', file: path, message: `more than ${this.limits.maxEntries} ${what}: the rest was not read` });
+      this.halt({ kind: 'limit', file: path, message: `more than ${this.limits.maxEntries} ${what}: the rest was not read`, leftOut: true });
       return;
     }
     const unsafe = entry.unsafe ?? unsafePath(entry.path);
@@ -148,7 +148,7 @@ class Walker {
     const nestedLogical = file.logicalPath.replace(ARCHIVE_EXT, '');
     if (format === 'gzip' || format === 'tar' || format === 'zip') {
       if (depth >= this.limits.maxDepth) {
-        this.report({ kind: 'limit', file: file.path, message: `archive nested deeper than ${this.limits.maxDepth} levels: not read` });
+        this.report({ kind: 'limit', file: file.path, message: `archive nested deeper than ${this.limits.maxDepth} levels: not read`, leftOut: true });
         return drain(body);
       }
     }
@@ -178,7 +178,7 @@ class Walker {
     if (format === 'zip') {
       const buffer = await this.bounded(body, this.limits.maxNestedZipBytes);
       if (!buffer) {
-        this.report({ kind: 'limit', file: file.path, message: `nested zip larger than ${this.limits.maxNestedZipBytes} bytes: not read` });
+        this.report({ kind: 'limit', file: file.path, message: `nested zip larger than ${this.limits.maxNestedZipBytes} bytes: not read`, leftOut: true });
         return;
       }
       this.nested.push(file.path);
@@ -214,16 +214,17 @@ class Walker {
           kind: 'limit',
           file: path,
           message: `${Math.round(this.bytes / this.rawBytes)} bytes out per byte in: a decompression bomb, reading stopped here`,
+          leftOut: true,
         });
         continue;
       }
       if (this.bytes > this.limits.maxTotalBytes) {
-        this.halt({ kind: 'limit', file: path, message: `bundle larger than ${this.limits.maxTotalBytes} bytes uncompressed: reading stopped here` });
+        this.halt({ kind: 'limit', file: path, message: `bundle larger than ${this.limits.maxTotalBytes} bytes uncompressed: reading stopped here`, leftOut: true });
         continue;
       }
       if (entryBytes > this.limits.maxEntryBytes) {
         cut = true;
-        this.report({ kind: 'limit', file: path, message: `entry larger than ${this.limits.maxEntryBytes} bytes: the rest was skipped` });
+        this.report({ kind: 'limit', file: path, message: `entry larger than ${this.limits.maxEntryBytes} bytes: the rest was skipped`, leftOut: true });
         continue;
       }
       yield chunk;

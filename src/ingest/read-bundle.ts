@@ -180,7 +180,7 @@ class Router {
     const format = typeof row.format === 'function' ? row.format(text) : row.format;
     const refusal = format === 'text' ? undefined : structuredRefusal(format, text, this.structuredLimits);
     if (refusal) {
-      this.report({ kind: 'limit', file: source.file, message: refusal });
+      this.report({ kind: 'limit', file: source.file, message: refusal, leftOut: true });
       return;
     }
     const ctx = { spec, source, referenceTime: this.referenceTime };

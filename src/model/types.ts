@@ -36,6 +36,8 @@ export interface ReadProblem {
   /** 1-based line, when the problem is at one line of the file. */
   line?: number;
   message: string;
+  /** Data of the bundle was left unread because of it (a limit that stopped or skipped reading). */
+  leftOut?: boolean;
 }
 
 // ---------------------------------------------------------------- logs

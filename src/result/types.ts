@@ -66,9 +66,26 @@ export interface Finding {
   captures: Record<string, string>;
   /** A later success resolved it (the pull succeeded on retry, etcd became healthy): the line that says so. A recovered finding is info and never a cause. */
   recovered?: Evidence;
+  /** It says what failed or waited, not why (a wait that timed out, a unit that exits): a cause found inside its window explains it. */
+  symptom?: boolean;
 }
 
 export type VerdictStatus = 'failed' | 'healthy' | 'inconclusive';
+
+/**
+ * Why the verdict says what it says, as data (the summary words these): the stage that did not
+ * complete and what showed it, the finding named as cause (and the symptom it explains), the
+ * known issue the logs resemble, what to collect when no line names a cause, what the read left
+ * out, the stages seen complete when nothing failed.
+ */
+export type VerdictReason =
+  | { kind: 'stage'; stage: StageId; how: 'failed' | 'stuck' | 'finding' | 'lead'; basis?: StageBasis; finding?: string; evidence?: Evidence }
+  | { kind: 'cause'; finding: string; explains?: string; evidence?: Evidence }
+  | { kind: 'similar'; issue: string; score: number }
+  | { kind: 'collect'; steps: string[] }
+  | { kind: 'partial-read'; missed: string }
+  | { kind: 'no-failure'; complete: StageId[]; checked: number; skipped: number }
+  | { kind: 'nothing-failed' };
 
 export interface Verdict {
   status: VerdictStatus;
@@ -82,6 +99,8 @@ export interface Verdict {
   /** The known issue the category came from, when no rule decided it (similarity). */
   knownIssue?: string;
   ciFailureMode: CiFailureMode | null;
+  /** Why, as data: the summary is these, worded. */
+  reasons: VerdictReason[];
 }
 
 /** `lexical` (default, no model), `embeddings` (a local model), or `off`. */

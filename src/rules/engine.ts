@@ -52,6 +52,7 @@ export function contextFor(rule: Rule, bundle: Bundle, timeline: Timeline, catal
         references: m.references,
         hosts,
         captures,
+        ...(init.symptom ? { symptom: true } : {}),
       };
       if (times.length > 0) {
         f.firstTime = minOf(times);

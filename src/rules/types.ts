@@ -60,6 +60,8 @@ export interface FindingInit {
   category?: CategoryId;
   /** A distinct title for this finding (several findings of one rule). */
   title?: string;
+  /** It says what failed or waited, not why. */
+  symptom?: boolean;
 }
 
 /** The outcome of a check: findings, or a skip naming what was missing. */

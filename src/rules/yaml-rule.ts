@@ -304,6 +304,7 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string, catalogue: Ca
       evidence: pickFolded(foldRepeats(lines)).map((f) => toEvidence(f.line, { repeats: f.repeats, match: matchSpan(f.line.text, match.matchers) })),
       captures: values,
       ...(named ? { category: named } : {}),
+      ...(reports.role === 'symptom' ? { symptom: true } : {}),
     });
     // The finding spans every line it counted, not only the ones it cites.
     const times = lines.map((l) => l.time).filter((x): x is number => x !== undefined);

@@ -3,6 +3,7 @@ import type { Finding } from '../../src/rules/types.js';
 import { STAGES, type CategoryId, type StageId } from '../../src/taxonomy.js';
 import type { StageStatus, Timeline } from '../../src/timeline/types.js';
 import { ciFailureMode, decideVerdict, rankFindings } from '../../src/verdict/verdict.js';
+import { wordVerdict } from '../../src/verdict/words.js';
 
 function finding(ruleId: string, stage: StageId, category: CategoryId, severity: Finding['severity'], confidence: Finding['confidence']): Finding {
   return {
@@ -33,8 +34,10 @@ describe('verdict', () => {
     const v = decideVerdict({ timeline: timeline({ 'bootstrap-etcd': 'ok', 'production-control-plane': 'failed' }), findings: [pods, apiTimeout, dns], results: [] });
     // The masters never resolved api-int: they are the earliest stage that did not complete.
     expect(v).toMatchObject({ status: 'failed', stage: 'masters-provision', category: 'dns', rootCause: 'api-int-no-such-host', ciFailureMode: 'infrastructure' });
-    expect(v.summary).toContain('masters-provision');
-    expect(v.summary).toContain('log-bundle-1/bootstrap/journals/bootkube.log:7');
+    const summary = wordVerdict(v, { stages: [], findings: [pods, apiTimeout, dns], similar: [], results: [], others: 0, suppressed: 0 });
+    expect(summary).toContain('masters-provision');
+    expect(summary).toContain('log-bundle-1/bootstrap/journals/bootkube.log:7');
+    expect(v.reasons).toContainEqual(expect.objectContaining({ kind: 'cause', finding: 'api-int-no-such-host' }));
   });
 
   it('does not blame a later stage for an earlier failure', () => {
@@ -60,7 +63,7 @@ describe('verdict', () => {
     ];
     const healthy = decideVerdict({ timeline: timeline({ 'release-image': 'ok', 'bootstrap-complete': 'ok' }), findings: [], results });
     expect(healthy).toMatchObject({ status: 'healthy', stage: null, category: null, ciFailureMode: null });
-    expect(healthy.summary).toContain('1 rules checked and passed; 1 skipped for missing input');
+    expect(wordVerdict(healthy, { stages: [], findings: [], similar: [], results, others: 0, suppressed: 0 })).toContain('1 rules checked and passed; 1 skipped for missing input');
     expect(decideVerdict({ timeline: timeline({}), findings: [], results }).status).toBe('inconclusive');
   });
 

@@ -47,6 +47,7 @@ export const bootkubeStageFailed = defineRule({
     const category = categoryNamed(ctx, message);
     return [
       ctx.finding({
+        symptom: true,
         message: `bootkube's last run failed at stage ${failed?.name ?? '(none recorded)'}${lines.length ? `: ${lines[lines.length - 1]}` : ''}`,
         evidence,
         ...(stage ? { stage } : {}),

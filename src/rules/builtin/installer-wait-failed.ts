@@ -137,6 +137,7 @@ export const installerWaitFailed = defineRule({
     if (!evidence.some((e) => e.line === failure.line)) evidence.push(evidenceOf(log, failure));
     return [
       ctx.finding({
+        symptom: true,
         message: `${failure.text}${why !== undefined && why !== failure.text ? ` (${why.trim()})` : ''}`,
         evidence,
         stage,
