@@ -29,14 +29,14 @@ describe('etcd and etcdctl', () => {
     expect(read(corpusLine('okd-2295-etcd-slow-disk', 'leader failed to send out heartbeat'))).toEqual({ id: 'etcd-wal-slow-fdatasync', category: 'etcd-health', role: 'cause' });
   });
 
-  it('lets the target decide a failed connection inside etcdctl\'s unhealthy endpoint (etcd\'s client port: the network)', () => {
+  it('lets the target decide a failed connection inside etcdctl\'s unhealthy endpoint (a refusal on etcd\'s client port: the member does not run)', () => {
     const line = corpusLine('dev-scripts-631-master-resolv-dns', 'is unhealthy: failed to connect');
     const r = classifier.classify(line, { host: 'bootstrap', source: 'bootkube' });
     // bootkube's health-check message (a rule's) is there; the refused connection it carries decides.
     expect(r?.message?.entry.category).toBe('etcd-health');
     expect(r?.error?.entry.id).toBe('go-connection-refused');
     expect(r?.error?.target).toBe('etcd');
-    expect(r?.category).toBe('network-connectivity');
+    expect(r?.category).toBe('etcd-health');
     expect(classifier.hits(line).map((h) => h.entry.id)).toContain('etcdctl-endpoint-unhealthy');
   });
 
