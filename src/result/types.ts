@@ -101,6 +101,12 @@ export interface Verdict {
   ciFailureMode: CiFailureMode | null;
   /** Why, as data: the summary is these, worded. */
   reasons: VerdictReason[];
+  /**
+   * What the confidence rests on, most specific first (e.g. `rule-high/stage-failed/same`,
+   * `rule-high`, `rule`): it is the share of the real corpus's verdicts on that basis that were
+   * right (`npm run calibrate`).
+   */
+  confidenceBasis: string[];
 }
 
 /** `lexical` (default, no model), `embeddings` (a local model), or `off`. */

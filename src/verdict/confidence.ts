@@ -1,9 +1,8 @@
 // A verdict's confidence as a probability: how often a verdict made on this basis was right on
 // the real corpus. The table is fitted by `npm run calibrate` (scripts/calibrate.ts) from the
-// corpus, never tuned per case, and written to calibration.json beside this module.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// corpus, never tuned per case, and written to calibration.ts beside this module.
 import type { CategoryId } from '../taxonomy.js';
+import { CALIBRATION } from './calibration.js';
 import type { Confidence } from '../result/types.js';
 
 /** What a verdict's cause rests on: the features the calibration groups verdicts by. */
@@ -45,20 +44,8 @@ export interface CalibrationTable {
 /** Bins with fewer verdicts than this fall back to the coarser bin that holds them. */
 export const MIN_BIN = 5;
 
-let table: CalibrationTable | undefined;
-
-function loadTable(): CalibrationTable {
-  if (table) return table;
-  try {
-    table = JSON.parse(readFileSync(fileURLToPath(new URL('./calibration.json', import.meta.url)), 'utf8')) as CalibrationTable;
-  } catch {
-    table = { fittedBy: 'none', bins: {} };
-  }
-  return table;
-}
-
 /** The prior before any calibration: the basis's nominal strength (used when the table lacks a bin). */
-function prior(b: ConfidenceBasis): number {
+export function prior(b: ConfidenceBasis): number {
   switch (b.kind) {
     case 'rule':
       return b.generic ? 0.3 : { high: 0.9, medium: 0.6, low: 0.3 }[b.confidence];
@@ -74,7 +61,7 @@ function prior(b: ConfidenceBasis): number {
 }
 
 /** The probability a verdict on this basis is right, from the fitted table (or the prior). */
-export function calibratedConfidence(b: ConfidenceBasis, t: CalibrationTable = loadTable()): number {
+export function calibratedConfidence(b: ConfidenceBasis, t: CalibrationTable = CALIBRATION): number {
   for (const key of basisKeys(b)) {
     const bin = t.bins[key];
     if (bin && bin.n >= MIN_BIN) return Math.round(bin.p * 100) / 100;

@@ -10,7 +10,7 @@ import type { SimilarIssue } from '../similarity/match.js';
 import { stagesOfInstallerPhase } from '../specs/source-stage.js';
 import { stageIndex, type CategoryId, type CiFailureMode, type StageId } from '../taxonomy.js';
 import type { StageState, Timeline } from '../timeline/types.js';
-import { calibratedConfidence, type ConfidenceBasis } from './confidence.js';
+import { basisKeys, calibratedConfidence, type ConfidenceBasis } from './confidence.js';
 import { collectFor } from './collect.js';
 import { missedData, describeMissed } from './partial-read.js';
 
@@ -246,6 +246,7 @@ export function decideVerdict({ timeline, findings: all, results, similar = [], 
         stage: known.stage,
         category: known.category,
         confidence: calibratedConfidence({ kind: 'similar-only', score: known.score }),
+        confidenceBasis: basisKeys({ kind: 'similar-only', score: known.score }),
         reasons: [{ kind: 'nothing-failed' }, { kind: 'similar', issue: known.id, score: known.score }],
         rootCause: null,
         knownIssue: known.id,
@@ -263,6 +264,7 @@ export function decideVerdict({ timeline, findings: all, results, similar = [], 
       stage: null,
       category: null,
       confidence: healthy ? calibratedConfidence({ kind: 'healthy' }) : 0.5,
+      confidenceBasis: healthy ? basisKeys({ kind: 'healthy' }) : ['inconclusive'],
       reasons: [
         ...(missed ? [{ kind: 'partial-read' as const, missed }] : []),
         { kind: 'no-failure', complete: ok, checked, skipped },
@@ -296,6 +298,7 @@ export function decideVerdict({ timeline, findings: all, results, similar = [], 
     stage,
     category,
     confidence: calibratedConfidence(basis),
+    confidenceBasis: basisKeys(basis),
     reasons,
     rootCause: root?.ruleId ?? null,
     ...(known ? { knownIssue: known.id } : {}),

@@ -9,11 +9,12 @@ import { loadRules } from '../../../src/rules/load-rules.js';
 import { STAGES } from '../../../src/taxonomy.js';
 import type { RealCase } from './cases.js';
 import { layOut, type LayoutOptions } from './layout.js';
+import { reliabilityText, verdictRight } from './reliability.js';
 
 export interface CaseOutcome {
   id: string;
   expected: RealCase['expected'];
-  got: { status: string; stage: string | null; category: string | null; rootCause: string | null; knownIssue?: string };
+  got: { status: string; stage: string | null; category: string | null; rootCause: string | null; knownIssue?: string; confidence?: number; basis?: string[] };
   /** The input was refused (exit 2): the message. */
   refused?: string;
   stageOk: boolean;
@@ -34,7 +35,7 @@ export async function evaluateCase(c: RealCase, rules = loadRules().rules, layou
         ...(laid.installLog && laid.installLog !== laid.input ? { installLog: laid.installLog } : {}),
       });
       const v = r.verdict;
-      const got: CaseOutcome['got'] = { status: v.status, stage: v.stage, category: v.category, rootCause: v.rootCause };
+      const got: CaseOutcome['got'] = { status: v.status, stage: v.stage, category: v.category, rootCause: v.rootCause, confidence: v.confidence, basis: v.confidenceBasis };
       if (v.knownIssue) got.knownIssue = v.knownIssue;
       const failed = c.expected.status === 'failed';
       return {
@@ -124,6 +125,8 @@ export function summarize(outcomes: CaseOutcome[]): CorpusSummary {
     }
   }
   if (healthyCalledFailed.length > 0) out.push('', `healthy installs called failed: ${healthyCalledFailed.join(', ')}`);
+  const scored = outcomes.filter((o) => o.got.confidence !== undefined).map((o) => ({ confidence: o.got.confidence as number, right: verdictRight(o) }));
+  if (scored.length > 0) out.push('', ...reliabilityText("Reliability (today's verdicts; the confidence is fitted on the same cases: npm run calibrate prints it left out source by source)", scored));
   if (refused.length > 0) out.push('', 'refused:', ...refused.map((r) => `  ${r}`));
   const stageAccuracy = failed.length ? stageOk / failed.length : 1;
   const categoryAccuracy = failed.length ? categoryOk / failed.length : 1;
