@@ -11,6 +11,8 @@ import { analyzeBundle, type AnalysisResult } from '../../src/analysis/analyze.j
 import { runTriage } from '../../src/cli/triage-command.js';
 import { classifyLooseText, type LooseText } from '../../src/ingest/loose-text.js';
 import { readBundle } from '../../src/ingest/read-bundle.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
 import { hostLabel } from '../../src/model/source-id.js';
 import { loadRules } from '../../src/rules/load-rules.js';
 import { classifyPath } from '../../src/specs/layout.js';
@@ -151,6 +153,22 @@ describe('a console capture or a whole journal given alone', () => {
     const alone = await analyze(file);
     expect(judged(alone)).toEqual(judged(await analyze(bundle)));
     expect(alone.bundle.layout.readByContent).toEqual([{ file: 'bootkube.log', as: 'the bootkube journal of the bootstrap host (bootstrap/journals/bootkube.log)' }]);
+  });
+
+  it('every report names the file read by its content and what it was read as, its name escaped', async () => {
+    const name = '<img src=x onerror=alert(1)>|master-1.log';
+    const file = join(tempDir(), name);
+    writeFileSync(file, captured('okd-287-ovirt-masters-no-ignition', 'serial/master-1-serial.log'));
+    const r = await analyze(file);
+    expect(r.bundle.layout.readByContent).toEqual([{ file: name, as: expect.stringContaining('serial/') as unknown }]);
+    const md = renderMarkdown(r);
+    expect(md).toContain('## Read by content (1)');
+    // Markdown escapes what would open a tag or end the table cell.
+    expect(md).toContain('| \\<img src=x onerror=alert(1)\\>\\|master-1.log | the serial console of ');
+    const html = renderHtml(r);
+    expect(html).toContain('Read by content (1)');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).not.toContain('<img src=x');
   });
 
   it('the CLI reads a console capture alone (exit 1, the report names it) and refuses notes with one line', () => {
