@@ -5,6 +5,7 @@
 import { hostLabel, type HostSelector, type SourceId } from '../model/source-id.js';
 import { looksLikeInstallerOutput } from '../parsers/installer-log.js';
 import { parseJournalLine, parseJournalMarker, isJournalContinuation } from '../parsers/journal-text.js';
+import { decodeText, sniffEncoding } from '../parsers/text-input.js';
 import { pathOf } from '../specs/layout.js';
 import { unitOfIdentifier } from '../specs/source-stage.js';
 import { rolesOfUnit } from '../specs/unit-stage.js';
@@ -198,7 +199,9 @@ function sniffLines(text: string, cut: boolean): string[] {
  * walker, the reader and triage agree on it; a journal's unit from all of `head`. `fileName`
  * names a console whose lines do not.
  */
-export function classifyLooseText(head: Buffer, fileName: string): LooseText | undefined {
+export function classifyLooseText(first: Buffer, fileName: string): LooseText | undefined {
+  // UTF-16 (as PowerShell saves a capture) is read as the UTF-8 the reader makes of it.
+  const head = sniffEncoding(first) === 'utf-8' ? first : Buffer.from(decodeText(first), 'utf8');
   const text = head.toString('utf8', 0, Math.min(head.length, KIND_SNIFF_BYTES));
   if (looksLikeInstallerOutput(text)) return { kind: 'installer-output' };
   const lines = sniffLines(text, head.length >= KIND_SNIFF_BYTES);

@@ -171,6 +171,15 @@ describe('a console capture or a whole journal given alone', () => {
     expect(html).not.toContain('<img src=x');
   });
 
+  it('a capture saved as UTF-16 (PowerShell) is read as its UTF-8 twin', async () => {
+    const text = captured('okd-287-ovirt-masters-no-ignition', 'serial/master-1-serial.log');
+    const file = join(tempDir(), 'master-1-console.log');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const twin = join(tempDir(), 'master-1-console.log');
+    writeFileSync(twin, text);
+    expect(judged(await analyze(file))).toEqual(judged(await analyze(twin)));
+  });
+
   it('the CLI reads a console capture alone (exit 1, the report names it) and refuses notes with one line', () => {
     const file = join(tempDir(), 'master-1-console.log');
     writeFileSync(file, captured('okd-287-ovirt-masters-no-ignition', 'serial/master-1-serial.log'));
