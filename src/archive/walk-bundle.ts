@@ -368,7 +368,7 @@ export async function walkBundle(
           // Bytes before a zip (a self-extractor stub, a concatenation): the zip is found from its end.
           return readZip();
         }
-        throw new InputError(`${inputPath} is not a log bundle: expected a tar.gz, tar, zip or folder`);
+        throw new InputError(`${inputPath} is not a log bundle: expected a tar.gz, tar, zip or folder, or text bootlens reads (the installer's output, a journalctl journal, a serial console capture)`);
       }
     }
   } finally {

@@ -10,6 +10,7 @@ import type {
   InstallerLog,
   LogSummary,
   NetworkInfo,
+  ReadByContent,
   ReadProblem,
 } from '../model/types.js';
 import { hostKey, type HostSelector } from '../model/source-id.js';
@@ -76,6 +77,8 @@ export class BundleBuilder {
   bootstrapInPlace = false;
   gatherId: string | undefined;
   otherFiles = 0;
+  /** Files outside the layout read by their content, and as what. */
+  readonly readByContent: ReadByContent[] = [];
 
   host(sel: HostSelector): Host {
     const key = hostKey(sel);
@@ -129,7 +132,12 @@ export class BundleBuilder {
       meta: {
         ...rest,
         otherFiles: this.otherFiles,
-        layout: { bootstrapInPlace: this.bootstrapInPlace, nestedArchives, mastersMissing: masters.length === 0 },
+        layout: {
+          bootstrapInPlace: this.bootstrapInPlace,
+          nestedArchives,
+          mastersMissing: masters.length === 0,
+          ...(this.readByContent.length > 0 ? { readByContent: this.readByContent } : {}),
+        },
       },
       masters,
       serialLogs: this.serialLogs,

@@ -61,7 +61,7 @@ function moveLine(l: LogLine, reference: EpochMs): void {
 }
 
 /** Moves one year-less log's times into the reference's year (idempotent: a line moved twice stays). */
-function moveLog(log: LogSummary, reference: EpochMs): void {
+export function moveLog(log: LogSummary, reference: EpochMs): void {
   for (const l of log.head) moveLine(l, reference);
   for (const l of log.tail) moveLine(l, reference);
   for (const m of log.matched) moveLine(m.entry, reference);

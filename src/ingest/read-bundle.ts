@@ -5,9 +5,9 @@ import { basename } from 'node:path';
 import { peek } from '../archive/detect.js';
 import { DEFAULT_READ_LIMITS, InputError, walkBundle, type BundleFile, type ProgressSink, type ReadLimits } from '../archive/walk-bundle.js';
 import type { Bundle, LogLine, LogSummary, ReadProblem, SourceRef } from '../model/types.js';
-import { looksLikeInstallerOutput } from '../parsers/installer-log.js';
 import type { Parsed } from '../parsers/parsed.js';
-import { settleYearlessTimes } from './content-clock.js';
+import { moveLog, settleYearlessTimes } from './content-clock.js';
+import { classifyLooseText, describeLooseText, looseTextPath, UNIT_SNIFF_BYTES, type LooseText } from './loose-text.js';
 import { decodeText, sniffEncoding, utf16ToUtf8 } from '../parsers/text-input.js';
 import { rowOfKind, type OnceRow, type SourceRow, type SourceSpec, type StreamRow } from '../specs/bundle-sources.js';
 import { classifyPath } from '../specs/layout.js';
@@ -78,6 +78,8 @@ class Router {
   classified = 0;
   /** Files laid out as `oc adm must-gather` writes them. */
   mustGatherLike = 0;
+  /** Journals read by their content before the bundle's gather id gave their year: moved to it at the end. */
+  readonly provisional: LogSummary[] = [];
 
   constructor(
     private readonly filters: readonly LineFilter[],
@@ -128,14 +130,16 @@ class Router {
     file = { ...file, body: encoding === 'utf-8' ? first.body : utf16ToUtf8(first.body, encoding) };
     let spec = cls.spec;
     let row = cls.row;
+    let loose: LooseText | undefined;
     if (!spec) {
-      // The installer's output is found by its content, whatever its name or place.
-      const sniffed = await peek(file.body, 16 * 1024);
+      // A file the layout does not place is read by its content, whatever its name or place:
+      // the installer's output, or a journal or console capture as the bundle's file of its kind.
+      const sniffed = await peek(file.body, UNIT_SNIFF_BYTES);
       file = { ...file, body: sniffed.body };
-      if (!this.builder.installerLog && sniffInstallerOutput(sniffed.head)) {
-        spec = { kind: 'installer-log' };
-        row = rowOfKind('installer-log');
-      }
+      loose = classifyLooseText(sniffed.head, basename(file.path));
+      const placed = loose === undefined ? undefined : this.place(loose);
+      spec = placed?.spec;
+      row = placed?.row;
     }
     if (!spec || !row) {
       this.builder.otherFiles++;
@@ -144,34 +148,45 @@ class Router {
     }
     this.referenceTime ??= file.mtime ?? this.fallbackTime;
     this.classified++;
+    if (loose) this.builder.readByContent.push({ file: file.path, as: describeLooseText(loose) });
     const source: SourceRef = { file: file.path };
     try {
-      await this.route(row, spec, file, source);
+      const log = await this.route(row, spec, file, source);
+      if (loose && log?.format === 'journal' && !this.fromGatherId) this.provisional.push(log);
     } catch (err) {
       if (err instanceof TooLarge) this.report({ kind: 'too-large', file: file.path, message: err.message });
       else throw err;
     }
   }
 
-  /** Reads a file as its registry row says: streamed, parsed whole, or only listed. */
-  private async route(row: SourceRow, spec: SourceSpec, file: BundleFile, source: SourceRef): Promise<void> {
-    if (row.read === 'stream') return this.streamed(row, spec, file, source);
-    if (row.read === 'listed') return void row.seen?.(this.builder, spec, file.path);
-    return this.whole(row, spec, await readText(file.body, this.maxStructured), source);
+  /** The spec and row of a file read by its content: the installer's output (the first found), or the bundle file it stands for. */
+  private place(loose: LooseText): { spec?: SourceSpec; row?: SourceRow } | undefined {
+    if (loose.kind !== 'installer-output') return classifyPath(looseTextPath(loose));
+    if (this.builder.installerLog) return undefined;
+    return { spec: { kind: 'installer-log' }, row: rowOfKind('installer-log') };
   }
 
-  private async streamed(row: StreamRow, spec: SourceSpec, file: BundleFile, source: SourceRef): Promise<void> {
+  /** Reads a file as its registry row says: streamed, parsed whole, or only listed; returns a streamed log. */
+  private async route(row: SourceRow, spec: SourceSpec, file: BundleFile, source: SourceRef): Promise<LogSummary | undefined> {
+    if (row.read === 'stream') return this.streamed(row, spec, file, source);
+    if (row.read === 'listed') return void row.seen?.(this.builder, spec, file.path);
+    return void this.whole(row, spec, await readText(file.body, this.maxStructured), source);
+  }
+
+  private async streamed(row: StreamRow, spec: SourceSpec, file: BundleFile, source: SourceRef): Promise<LogSummary> {
     const sourceId = row.log(spec);
     if (row.lines === 'journal') {
       const collector = new JournalCollector(source, sourceId, this.active(sourceId), this.logLimits, this.referenceTime);
       await this.stream(file, collector, this.ref(file, sourceId));
       const journal = collector.journal();
       this.noteTruncation(journal);
-      return row.store(this.builder, spec, journal, undefined);
+      row.store(this.builder, spec, journal, undefined);
+      return journal;
     }
     const scanner = row.scanner?.();
     const summary = await this.log(file, sourceId, source, scanner && ((raw, n) => void scanner.scan(raw, n)));
     row.store(this.builder, spec, summary, scanner?.facts());
+    return summary;
   }
 
   /** Files parsed whole: small JSON, YAML and text, checked against the structured limits first. */
@@ -227,9 +242,10 @@ class Router {
   }
 }
 
-/** Whether a file's first bytes are the installer's output (the log, a console transcript, CI output). */
-function sniffInstallerOutput(head: Buffer): boolean {
-  return looksLikeInstallerOutput(head.toString('utf8', 0, Math.min(head.length, 16 * 1024)));
+/** Gives the journals read by their content before the gather id was seen the gather id's year. */
+function settleProvisional(router: Router): void {
+  if (router.referenceTime === undefined) return;
+  for (const log of router.provisional) moveLog(log, router.referenceTime);
 }
 
 /**
@@ -243,13 +259,16 @@ export async function readBundle(inputPath: string, options: ReadOptions = {}): 
   );
   const router = new Router(options.filters ?? [], options, inputTime);
   const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
-  const walk = await walkBundle(inputPath, (f) => router.file(f), router.report, limits, options.onProgress, sniffInstallerOutput);
+  // A file given alone is read when its content is one the reader knows (its name may say which machine).
+  const alone = basename(inputPath).replace(/\.gz$/i, '');
+  const known = (head: Buffer): boolean => classifyLooseText(head, alone) !== undefined;
+  const walk = await walkBundle(inputPath, (f) => router.file(f), router.report, limits, options.onProgress, known);
   let entries = walk.entries;
   let bytes = walk.bytes;
   if (walk.entries === 0 && walk.format === 'directory' && !options.installLog) {
     // An empty folder is a mistyped path far more often than a bundle (a CI job passing on it
     // would hide the failure it was meant to triage).
-    throw new InputError(`${inputPath} is an empty folder: no log bundle in it (looked for a .tar.gz, .tar or .zip bundle, an unpacked bundle with bootstrap/, control-plane/, resources/ or gather.log, or the installer's output)`);
+    throw new InputError(`${inputPath} is an empty folder: no log bundle in it (looked for a .tar.gz, .tar or .zip bundle, an unpacked bundle with bootstrap/, control-plane/, resources/ or gather.log, the installer's output, a journal or a serial console capture)`);
   }
   if (walk.entries === 0 && walk.format !== 'file') {
     // An archive holding nothing (an end-of-archive marker alone): a bundle of nothing, read as such.
@@ -273,7 +292,7 @@ export async function readBundle(inputPath: string, options: ReadOptions = {}): 
     walk.stopped !== undefined || router.builder.problems.some((p) => p.kind === 'truncated-archive' || p.kind === 'corrupt-archive' || p.kind === 'empty');
   if (router.classified === 0 && !damaged) {
     const hint = router.mustGatherLike > 0 ? ' (it looks like an `oc adm must-gather` folder, which bootlens does not read)' : '';
-    throw new InputError(`${inputPath} is not an installer log bundle: no bootstrap/, control-plane/, resources/ or gather.log inside${hint}`);
+    throw new InputError(`${inputPath} is not an installer log bundle: no bootstrap/, control-plane/, resources/ or gather.log inside, and no installer output, journal or serial console capture${hint}`);
   }
   return router.builder.build(
     {
@@ -285,7 +304,8 @@ export async function readBundle(inputPath: string, options: ReadOptions = {}): 
       bytes,
       nestedArchives: walk.nestedArchives,
     },
-    // Without a gather id the year-less times had a provisional year: the bundle's full dates decide it.
-    router.fromGatherId ? undefined : (b) => void settleYearlessTimes(b),
+    // Without a gather id the year-less times had a provisional year: the bundle's full dates
+    // decide it. With one, a journal read by its content before the gather id was seen moves to it.
+    router.fromGatherId ? () => settleProvisional(router) : (b) => void settleYearlessTimes(b),
   );
 }

@@ -591,6 +591,15 @@ export interface BundleLayout {
   nestedArchives: string[];
   /** `control-plane/` was absent or held no host. */
   mastersMissing: boolean;
+  /** Files outside the bundle's own layout read by their content (absent when none was). */
+  readByContent?: ReadByContent[];
+}
+
+/** A file read by its content (a console capture or a journal beside a bundle), and as what. */
+export interface ReadByContent {
+  file: string;
+  /** What it was read as, for people: `the serial console of master-0 (serial/master-0-serial.log)`. */
+  as: string;
 }
 
 export interface BundleMeta {

@@ -16,6 +16,8 @@ export interface LogfmtRecord {
    * A prototype-less object: keys such as `__proto__` are plain entries.
    */
   fields: Record<string, string>;
+  /** A console line that carries on the message above it: an empty or indented message. */
+  continues?: true;
 }
 
 export type InstallerLogFacts = Pick<
@@ -38,9 +40,22 @@ const MAX_STILL_WAITING = 200;
 const MAX_ANALYSIS = 200;
 
 const KEY_RE = /^[A-Za-z_][\w.\-/]*$/;
-// The console form users paste instead of the file: `INFO Waiting up to ...`, `DEBUG ...`,
-// or logrus' TTY form `INFO[0000] ...`.
-const CONSOLE_RE = /^(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|PANIC)(?:\[\d+\])?\s+([\s\S]*)$/;
+// The console form users paste instead of the file. The installer's console hook (cmd/openshift-
+// install: logrus' TextFormatter, DisableTimestamp, DisableLevelTruncation, the message split at
+// each newline) prints the level, one space and the message: `INFO Waiting up to ...`; an empty
+// message leaves the level alone on its line (`ERROR` between a terraform error and its body),
+// a message's indented lines keep their indent (`ERROR   with ironic_node_v1...`). Tools that
+// keep logrus' TTY form print `INFO[0000] ...` or, with full timestamps, `INFO[2024-05-06T11:55:11Z] ...`.
+const CONSOLE_RE = /^(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|PANIC)(?:\[([^\]\s]+)\])?(?:[ \t]([\s\S]*))?$/;
+
+// Terraform's diagnostics, which the installer relays line by line from terraform's stderr at
+// error level (pkg/terraform: a LinePrinter over logrus.Error), as people post them without the
+// level: the header `Error: <summary>` (`Warning: ...`), boxed in `│ ` since terraform 0.15, and
+// terraform 0.11's `Error: Error applying plan:` over `* <resource>: <message>` items.
+const TERRAFORM_HEADER = /^(?:│ )?(Error|Warning): \S/;
+// The body of a diagnostic: where it is (`  with <address>,`, `  on <file> line <n>, in ...:`),
+// the quoted source line (`  13: resource ...`), the box's corners, 0.11's list of errors.
+const TERRAFORM_BODY = /^(?:│ {1,3}|  )(?:with \S+,|on \S+ line \d+\b.*:)$|^(?:│ {1,3}|  ) *\d+: |^[╷╵│]\s*$|^\d+ errors? occurred:$|^\t?\* \S+: \S/;
 
 const SIMPLE_ESCAPES: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
   a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"', "'": "'",
@@ -107,7 +122,14 @@ export function parseLogfmtLine(raw: string): LogfmtRecord {
     const pasted = CONSOLE_RE.exec(raw);
     if (pasted) {
       const level = pasted[1].toLowerCase();
-      return { level: level === 'warn' ? 'warning' : level, msg: pasted[2].trimEnd(), fields };
+      const message = pasted[3] ?? '';
+      const record: LogfmtRecord = { level: level === 'warn' ? 'warning' : level, msg: message.trim(), fields };
+      const time = parseIsoTime(pasted[2]);
+      if (time !== undefined) record.time = time;
+      // An empty or indented message is a later line of the message above (or of the
+      // terraform error the installer relays), never a message of its own.
+      if (message.trim() === '' || /^\s/.test(message)) record.continues = true;
+      return record;
     }
     return { msg: raw, fields };
   }
@@ -247,8 +269,9 @@ export function unwrapInstallerLine(raw: string): { line: string; stamp?: EpochM
 // Words only the installer's own messages use (create/wait-for/gather/destroy commands).
 const INSTALLER_WORDS =
   /OpenShift Installer|openshift-install|Waiting up to \S+ (?:\(until [^)]*\) )?(?:for|to)|Kubernetes API|bootstrap(?:ping)?|Cluster operator \S+ \S+ is|Install complete!|Consuming .* from target directory|Creating infrastructure resources|Credentials loaded from|failed to (?:initialize the cluster|fetch|create cluster)|install-config|Time elapsed/;
-const LOGFMT_LINE = /^time="[^"]*" level=\w+ msg=|^level=\w+ msg=/;
-const CONSOLE_LINE = /^(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|PANIC)(?:\[\d+\])? \S/;
+// logrus' text form leaves `msg=` out when the message is empty (`level=error` alone).
+const LOGFMT_LINE = /^(?:time="[^"]*" )?level=\w+(?: msg=|\s*$)/;
+const CONSOLE_LINE = /^(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|PANIC)(?:\[[^\]\s]+\])?(?:[ \t]|$)/;
 
 /**
  * Whether text (the first lines of a file) is the installer's output in any form: the log file,
@@ -260,6 +283,9 @@ export function looksLikeInstallerOutput(text: string): boolean {
   let formed = 0;
   let nonEmpty = 0;
   let words = false;
+  // Terraform's diagnostics posted without the installer's level: their headers and body lines.
+  let terraformHeaders = 0;
+  let terraformFormed = 0;
   const lines = text.split('\n', 200);
   // The last piece may be cut mid-line by the sniff's byte limit.
   if (lines.length > 1) lines.pop();
@@ -271,9 +297,21 @@ export function looksLikeInstallerOutput(text: string): boolean {
     if (LOGFMT_LINE.test(line) || CONSOLE_LINE.test(line)) {
       formed++;
       if (INSTALLER_WORDS.test(line)) words = true;
+    } else if (TERRAFORM_HEADER.test(line)) {
+      terraformHeaders++;
+      terraformFormed++;
+    } else if (TERRAFORM_BODY.test(line)) {
+      terraformFormed++;
     }
   }
-  return formed > 0 && (words || formed * 2 >= nonEmpty);
+  if (formed > 0) return words || formed * 2 >= nonEmpty;
+  return terraformHeaders > 0 && terraformFormed * 2 >= nonEmpty;
+}
+
+/** The level of a terraform diagnostic's header posted without the installer's (it relays them at error level). */
+function terraformLevel(msg: string): 'error' | 'warning' | undefined {
+  const m = TERRAFORM_HEADER.exec(msg);
+  return m ? (m[1] === 'Error' ? 'error' : 'warning') : undefined;
 }
 
 function keepLine(entry: LogLine, phase: InstallerPhase): InstallerLine {
@@ -352,7 +390,10 @@ export function createInstallerLogScanner(): InstallerLogScanner {
       const time = rec.time ?? unwrapped.stamp;
       if (time !== undefined) entry.time = time;
       if (rawLine !== msg) entry.raw = rawLine === unwrapped.line ? raw : redact(rawLine);
-      const level = levelOfWord(rec.level);
+      const bare = rec.level === undefined && rec.time === undefined;
+      // A terraform diagnostic posted without the installer's level has the level it was relayed at.
+      const stated = bare ? terraformLevel(msg) : rec.level;
+      const level = rec.continues ? undefined : levelOfWord(stated);
       if (level !== undefined) entry.level = level;
 
       const v = VERSION_RE.exec(msg);
@@ -365,7 +406,7 @@ export function createInstallerLogScanner(): InstallerLogScanner {
         else if (c) setImage(c[1], 2);
         else if (a) setImage(a[1], 1);
       }
-      if (rec.level === undefined && rec.time === undefined) {
+      if ((bare && stated === undefined) || rec.continues) {
         // A continuation of the message above (or a prompt, a heading a person pasted).
         if (open && msg.trim() !== '' && !PASTED_FRAMING.test(msg)) {
           const more = detach(msg.trim());

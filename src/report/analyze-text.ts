@@ -119,6 +119,11 @@ export function renderAnalyzeText(r: AnalysisResult, opts: TextOptions): string 
   if (rules.timing) {
     out.push(c('dim', `  slowest rules: ${oneLine(rules.timing.slice(0, 5).map((x) => `${x.ruleId} ${x.ms.toFixed(2)} ms`).join(', '), 1000)}`));
   }
+  const byContent = r.bundle.layout.readByContent ?? [];
+  if (byContent.length > 0) {
+    out.push('', c('bold', `Read by content (${byContent.length})`));
+    for (const f of byContent) out.push(`  ${oneLine(f.file, 120)}: ${oneLine(f.as, 160)}`);
+  }
   if (r.problems.length > 0) {
     out.push('', c('bold', `Could not read (${r.problems.length})`));
     for (const p of r.problems.slice(0, 20)) out.push(`  ${p.kind}: ${oneLine(p.file, 80)}${p.line ? `:${p.line}` : ''}: ${oneLine(p.message, 100)}`);

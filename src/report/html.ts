@@ -288,6 +288,14 @@ function restSections(r: AnalysisResult, prefix: string): SafeHtml {
 ${rules.skipped.length > 0 ? html`<ul>${rules.skipped.map((s) => html`<li><code>${s.ruleId}</code> skipped, missing: ${s.missing.join(', ')}</li>`)}</ul>` : ''}
 ${rules.errors.length > 0 ? html`<ul>${rules.errors.map((e) => html`<li><code>${e.ruleId}</code> failed to run: ${e.error}</li>`)}</ul>` : ''}
 </section>`);
+  const byContent = r.bundle.layout.readByContent ?? [];
+  if (byContent.length > 0) {
+    parts.push(
+      html`<section id="${prefix}-read-by-content"><h2>Read by content (${byContent.length})</h2><table><thead><tr><th>File</th><th>Read as</th></tr></thead><tbody>${byContent.map(
+        (f) => html`<tr><td><code>${f.file}</code></td><td>${f.as}</td></tr>`,
+      )}</tbody></table></section>`,
+    );
+  }
   if (r.problems.length > 0) {
     parts.push(
       html`<section id="${prefix}-problems"><h2>Could not read (${r.problems.length})</h2><table><thead><tr><th>Problem</th><th>File</th><th>Message</th></tr></thead><tbody>${r.problems.map(

@@ -67,6 +67,7 @@ export function renderInspectText(bundle: Bundle, opts: InspectTextOptions = {})
   if (m.layout.nestedArchives.length > 0) layout.push(`${m.layout.nestedArchives.length} nested archive(s) read through`);
   if (m.layout.mastersMissing) layout.push('no master was gathered');
   if (layout.length > 0) out.push(`Layout: ${layout.join('; ')}`);
+  for (const f of m.layout.readByContent ?? []) out.push(`Read by content: ${oneLine(f.file, 120)} as ${oneLine(f.as, 160)}`);
 
   const hostTable = table(['Host', 'Role', 'Journals', 'Services', 'Containers', 'Static pods', 'Failed units']);
   for (const h of hosts(bundle)) {

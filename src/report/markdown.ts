@@ -146,6 +146,11 @@ export function renderMarkdown(r: AnalysisResult): string {
   }
   for (const e of rules.errors) out.push(`- ${mdCode(e.ruleId)} failed to run: ${mdText(e.error, 300)}`);
 
+  const byContent = r.bundle.layout.readByContent ?? [];
+  if (byContent.length > 0) {
+    out.push('', `## Read by content (${byContent.length})`, '', '| File | Read as |', '|---|---|');
+    for (const f of byContent) out.push(`| ${mdCell(f.file, 120)} | ${mdCell(f.as, 200)} |`);
+  }
   if (r.problems.length > 0) {
     out.push('', `## Could not read (${r.problems.length})`, '', '| Problem | File | Message |', '|---|---|---|');
     for (const p of r.problems.slice(0, 50)) out.push(`| ${mdCell(p.kind)} | ${mdCell(evidenceLocation(p), 120)} | ${mdCell(p.message, 200)} |`);

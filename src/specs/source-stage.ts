@@ -207,6 +207,11 @@ const IDENTIFIER_UNITS: Record<string, string> = {
   'configure-ovs.sh': 'ovs-configuration',
 };
 
+/** The unit a journal identifier (`bootkube.sh`, `kubenswrapper`) logs for, when it is one of the bootstrap's scripts or daemons. */
+export function unitOfIdentifier(identifier: string): string | undefined {
+  return Object.hasOwn(IDENTIFIER_UNITS, identifier) ? IDENTIFIER_UNITS[identifier] : undefined;
+}
+
 /**
  * The source a journal line really comes from: `journalctl -u a -u b` output kept in one file
  * mixes units, and each line's identifier says whose it is (release-image-download.sh lines in
@@ -214,6 +219,6 @@ const IDENTIFIER_UNITS: Record<string, string> = {
  */
 export function sourceOfJournalLine(source: SourceId, identifier: string | undefined): SourceId {
   if (!identifier || (source.kind !== 'journal' && source.kind !== 'unit-status-journal')) return source;
-  const unit = IDENTIFIER_UNITS[identifier];
+  const unit = unitOfIdentifier(identifier);
   return unit && unit !== source.unit ? { ...source, unit } : source;
 }

@@ -127,6 +127,14 @@ function masterContainerStage(name: string): StageId | undefined {
   return undefined;
 }
 
+/** The roles of the hosts that run a unit, by the tables above: empty for a unit they do not name. */
+export function rolesOfUnit(unit: string): ('bootstrap' | 'master')[] {
+  const roles: ('bootstrap' | 'master')[] = [];
+  if (Object.hasOwn(BOOTSTRAP_UNITS, unit)) roles.push('bootstrap');
+  if (Object.hasOwn(MASTER_UNITS, unit)) roles.push('master');
+  return roles;
+}
+
 /** The stage of a journal's unit, on the bootstrap host or a master. */
 export function unitStage(source: SourceId): StageId | undefined {
   const master = source.host?.role === 'master';

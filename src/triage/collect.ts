@@ -1,13 +1,14 @@
 // Which cases a triage run covers, found in folders as CI jobs and support cases leave them:
-// a folder holding one bundle (and perhaps the installer's output and notes) is one case, read
-// whole so the reader pairs the bundle with the log it finds by content; a folder holding several
-// bundles gives one case per bundle; folders are searched at any depth. What a file is comes
-// from its bytes (archive magic, installer output), so a README is never taken for a bundle.
+// a folder holding one bundle (and perhaps the installer's output, console captures, journals
+// and notes) is one case, read whole so the reader pairs the bundle with what it finds by
+// content; a folder holding several bundles gives one case per bundle; folders are searched at
+// any depth. What a file is comes from its bytes (archive magic, the reader's content sniff), so
+// a README is never taken for a bundle.
 import { createHash } from 'node:crypto';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { detectFormat } from '../archive/detect.js';
-import { looksLikeInstallerOutput } from '../parsers/installer-log.js';
+import { classifyLooseText, KIND_SNIFF_BYTES } from '../ingest/loose-text.js';
 import { pushAll } from '../util/arrays.js';
 
 /** One unit of triage: what is analyzed and what it is called in the summary. */
@@ -16,7 +17,7 @@ export interface TriageCase {
   name: string;
   /** The path analyzed: a bundle, or a case folder read whole. */
   path: string;
-  /** Files of a case folder that are neither its bundle nor the installer's output. */
+  /** Files of a case folder that are neither its bundle nor text the reader reads (installer output, a journal, a console capture). */
   ignored?: string[];
 }
 
@@ -29,8 +30,6 @@ export interface CollectedCases {
 const BUNDLE_MARKERS = ['bootstrap', 'control-plane', 'resources', 'gather.log', 'failed-units.txt', 'rendered-assets'];
 /** Names an upload meant as a bundle has; such a file that is no archive is listed as unreadable. */
 const ARCHIVE_NAME = /\.(tar\.gz|tgz|tar|zip)$/i;
-/** Bytes the reader looks at to tell installer output (read-bundle sniffs as much). */
-const SNIFF_BYTES = 16 * 1024;
 /** Folders deeper than this below an argument are not searched (a tree of CI artifacts is shallower). */
 const MAX_DEPTH = 16;
 
@@ -41,20 +40,22 @@ async function isUnpackedBundle(dir: string): Promise<boolean> {
   return names.length === 1 && /^log-bundle/.test(names[0]) && (await isUnpackedBundle(join(dir, names[0])));
 }
 
-type FileKind = 'bundle' | 'installer-output' | 'other';
+/** What a file is: an archive, the installer's output, a journal or console capture, or something else. */
+type FileKind = 'bundle' | 'installer-output' | 'capture' | 'other';
 
-/** What a file is, by its first bytes: an archive, the installer's output, or something else. */
+/** What a file is, by its first bytes (as the reader tells it: classifyLooseText). */
 async function kindOf(file: string): Promise<FileKind> {
   const handle = await open(file, 'r').catch(() => undefined);
   if (!handle) return ARCHIVE_NAME.test(file) ? 'bundle' : 'other';
   try {
-    const head = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+    const head = Buffer.alloc(KIND_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, KIND_SNIFF_BYTES, 0);
     const bytes = head.subarray(0, bytesRead);
     if (detectFormat(bytes) !== 'unknown') return 'bundle';
     // A cut-off upload named like a bundle is still one the user meant: listed as unreadable.
     if (ARCHIVE_NAME.test(file)) return 'bundle';
-    return looksLikeInstallerOutput(bytes.toString('utf8')) ? 'installer-output' : 'other';
+    const text = classifyLooseText(bytes, basename(file));
+    return text === undefined ? 'other' : text.kind === 'installer-output' ? 'installer-output' : 'capture';
   } finally {
     await handle.close();
   }
@@ -79,10 +80,11 @@ function under(dir: string, c: TriageCase): string[] {
 
 /**
  * Cases below `dir` (itself included), with names relative to `base`. The same rule at every
- * depth: a folder is one case when everything in it that is a bundle or the installer's output
- * makes at most one bundle, whether those files sit in it or in one folder below it (a CI job's
- * `build-log.txt` one folder above its bundle, or a bundle beside a `logs/` folder holding the
- * installer's log). A folder holding only other cases' folders is no case itself.
+ * depth: a folder is one case when everything in it that is a bundle, the installer's output or
+ * a capture (a journal, a serial console) makes at most one bundle, whether those files sit in
+ * it or in one folder below it (a CI job's `build-log.txt` one folder above its bundle, or a
+ * bundle beside a `logs/` folder holding the installer's log). A folder holding only other
+ * cases' folders is no case itself.
  */
 async function casesIn(dir: string, base: string, depth: number): Promise<Subtree> {
   const rel = (p: string): string => relative(base, p) || basename(p);
@@ -91,6 +93,7 @@ async function casesIn(dir: string, base: string, depth: number): Promise<Subtre
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const bundles: string[] = [];
   const logs: string[] = [];
+  const captures: string[] = [];
   const others: string[] = [];
   const nested: Found[] = [];
   const nestedIgnored: string[] = [];
@@ -100,6 +103,7 @@ async function casesIn(dir: string, base: string, depth: number): Promise<Subtre
       const kind = await kindOf(full);
       if (kind === 'bundle') bundles.push(full);
       else if (kind === 'installer-output') logs.push(full);
+      else if (kind === 'capture') captures.push(full);
       else others.push(full);
     } else if (e.isDirectory() && !e.name.startsWith('.')) {
       if (await isUnpackedBundle(full)) bundles.push(full);
@@ -112,9 +116,10 @@ async function casesIn(dir: string, base: string, depth: number): Promise<Subtre
     // Symlinks and special files are never followed.
   }
   const nestedBundles = nested.reduce((n, f) => n + f.bundles, 0);
-  const mine = bundles.length + logs.length;
+  const mine = bundles.length + logs.length + captures.length;
   // One bundle at most, here and in the one case below, and something of the case here: the
-  // folder is the case, read whole, so the reader pairs the bundle with the log by content.
+  // folder is the case, read whole, so the reader pairs the bundle with the log and the captures
+  // by content (every capture is read; of several installer outputs without a bundle, the first).
   if (mine > 0 && nested.length <= 1 && bundles.length + nestedBundles <= 1) {
     const only: TriageCase = { name: rel(dir), path: dir };
     const spare = bundles.length + nestedBundles === 0 ? logs.slice(1) : [];
@@ -123,16 +128,16 @@ async function casesIn(dir: string, base: string, depth: number): Promise<Subtre
     if (rest.length > 0) only.ignored = rest.sort();
     return { found: [{ case: only, bundles: bundles.length + nestedBundles }], ignored: [] };
   }
-  // Several bundles: each is a case of its own; a log beside them belongs to none of them.
+  // Several bundles: each is a case of its own; a log or a capture beside them belongs to none of them.
   return {
     found: [...bundles.map((p) => ({ case: { name: rel(p), path: p }, bundles: 1 })), ...nested],
-    ignored: [...nestedIgnored, ...logs.map(rel), ...others.map(rel)],
+    ignored: [...nestedIgnored, ...logs.map(rel), ...captures.map(rel), ...others.map(rel)],
   };
 }
 
 /** What triage looks for, said when it finds none of it. */
 export const LOOKED_FOR =
-  'looked for log bundles (.tar.gz, .tar or .zip, or unpacked folders with bootstrap/, control-plane/, resources/ or gather.log) and installer output, at any depth';
+  'looked for log bundles (.tar.gz, .tar or .zip, or unpacked folders with bootstrap/, control-plane/, resources/ or gather.log), installer output, journals and serial console captures, at any depth';
 
 /** A folder argument in which no case was found: a mistyped path, never a passing run. */
 export class NoCasesError extends Error {

@@ -50,7 +50,7 @@ export interface TriageRecord {
   evidence: RecordEvidence[] | null;
   findings: string[] | null;
   problems: number | null;
-  /** Files of a case folder that were neither its bundle nor the installer's output. */
+  /** Files of a case folder that were neither its bundle nor text the reader reads (installer output, journals, console captures). */
   ignored: string[] | null;
 }
 

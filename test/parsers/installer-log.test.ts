@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createInstallerLogScanner, parseLogfmtLine, type InstallerLogFacts } from '../../src/parsers/installer-log.js';
+import { createInstallerLogScanner, looksLikeInstallerOutput, parseLogfmtLine, type InstallerLogFacts } from '../../src/parsers/installer-log.js';
 import type { LogLine } from '../../src/model/types.js';
 
 function fixtureLines(name: string): string[] {
@@ -322,5 +322,60 @@ describe('createInstallerLogScanner: other wordings', () => {
   it('returns only the documented facts', () => {
     const facts = createInstallerLogScanner().facts();
     expect(facts).toEqual({ waits: [], failures: [], stillWaiting: [], analysis: [], operatorConditions: [], bootstrapComplete: false, installComplete: false });
+  });
+});
+
+// The installer relays terraform's stderr line by line at error level; its console hook prints
+// the level, one space and the message (empty: the level alone; indented: the indent kept).
+// The lines are those of installer#6891 (test/corpus/real/cases) as posted.
+const TERRAFORM_ON_CONSOLE = [
+  "ERROR Error: could not inspect: could not inspect node, node is currently 'inspect failed' , last error was 'Failed to inspect hardware. Reason: unable to start inspection: [Errno 28] No space left on device: '/tmp/tmp81ondo1u/boot.iso' -> '/shared/html/redfish/boot-4190261d-e5ca-4324-af6f-90607a41730b.iso''",
+  'ERROR',
+  'ERROR   with ironic_node_v1.openshift-master-host[2],',
+  'ERROR   on main.tf line 13, in resource "ironic_node_v1" "openshift-master-host":',
+];
+// installer#2736 as posted: terraform's error without the installer's level.
+const TERRAFORM_BARE = [
+  'Error: Error launching source instance: VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 1 allows for the instance bucket that the specified instance type belongs to. Please',
+  ' visit http://aws.amazon.com/contact-us/ec2-request to request an adjustment to this limit.',
+];
+
+describe('terraform errors the installer relays', () => {
+  it('reads a level alone and an indented message as the lines of the message above', () => {
+    expect(parseLogfmtLine('ERROR')).toMatchObject({ level: 'error', msg: '', continues: true });
+    expect(parseLogfmtLine('ERROR   with ironic_node_v1.openshift-master-host[2],')).toMatchObject({ level: 'error', msg: 'with ironic_node_v1.openshift-master-host[2],', continues: true });
+    expect(parseLogfmtLine('ERROR Error: could not inspect').continues).toBeUndefined();
+    // logrus' TTY form with full timestamps gives the time.
+    expect(parseLogfmtLine('INFO[2024-05-06T11:55:11Z] Waiting up to 20m0s').time).toBe(Date.UTC(2024, 4, 6, 11, 55, 11));
+  });
+
+  it('takes the console form with its empty and indented lines for installer output', () => {
+    expect(looksLikeInstallerOutput(`${TERRAFORM_ON_CONSOLE.join('\n')}\n`)).toBe(true);
+    // logrus' text form leaves msg= out of an empty message.
+    expect(looksLikeInstallerOutput('level=error msg="Error: Error creating VPC"\nlevel=error\nlevel=error msg="  on main.tf line 3, in resource \\"aws_vpc\\" \\"v\\":"\n')).toBe(true);
+  });
+
+  it('takes terraform diagnostics posted without the level for installer output, and prose for none', () => {
+    expect(looksLikeInstallerOutput(`${TERRAFORM_BARE.join('\n')}\n`)).toBe(true);
+    const boxed = ['╷', '│ Error: creating EC2 Instance: VcpuLimitExceeded: You have requested more vCPU capacity', '│ ', '│   with aws_instance.master[0],', '│   on main.tf line 63, in resource "aws_instance" "master":', '│   63: resource "aws_instance" "master" {', '╵'];
+    expect(looksLikeInstallerOutput(`${boxed.join('\n')}\n`)).toBe(true);
+    expect(looksLikeInstallerOutput('Error: these are my notes\nabout what went wrong\nand what I tried next\n')).toBe(false);
+    expect(looksLikeInstallerOutput('x509: certificate has expired or is not yet valid: current time 2021-05-14T00:00:21+08:00 is before 2021-05-14T05:45:12Z\n')).toBe(false);
+  });
+
+  it('keeps one failure per terraform error, its body joined to it', () => {
+    const { entries, facts } = scanAll(TERRAFORM_ON_CONSOLE);
+    expect(facts.failures).toHaveLength(1);
+    expect(facts.failures[0]).toMatchObject({ line: 1, level: 'error', phase: 'infrastructure' });
+    expect(facts.failures[0].text).toMatch(/No space left on device[^]*\nwith ironic_node_v1\.openshift-master-host\[2\],\non main\.tf line 13/);
+    // The level alone and the body are no error lines of their own.
+    expect(entries.slice(1).map((e) => e.level)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('gives a terraform error posted without the level the level the installer relays it at', () => {
+    const { facts } = scanAll(TERRAFORM_BARE);
+    expect(facts.failures).toHaveLength(1);
+    expect(facts.failures[0]).toMatchObject({ line: 1, level: 'error', phase: 'infrastructure' });
+    expect(facts.failures[0].text).toContain('\nvisit http://aws.amazon.com/contact-us/ec2-request');
   });
 });

@@ -45,7 +45,7 @@ describe('case folders at every depth', () => {
   it('an empty folder, or one with no bundle and no installer output, is an error naming what was looked for', async () => {
     const empty = tempDir();
     await expect(collectCases([empty])).rejects.toThrow(NoCasesError);
-    await expect(collectCases([empty])).rejects.toThrow(/no case to triage in an empty folder \(looked for log bundles .* and installer output, at any depth\)/);
+    await expect(collectCases([empty])).rejects.toThrow(/no case to triage in an empty folder \(looked for log bundles .*, installer output, journals and serial console captures, at any depth\)/);
     const notes = writeTree(tempDir(), 'notes', { 'README.md': 'nothing here\n', 'sub/run.sh': 'echo hi\n' });
     await expect(runTriage([notes], { format: 'text', similarity: 'off' })).rejects.toThrow(UsageError);
     await expect(runTriage([notes], { format: 'text', similarity: 'off' })).rejects.toThrow(/2 file\(s\), none a bundle/);
