@@ -190,12 +190,13 @@ function fromJournals(board: StageBoard, host: Host, apiAnswered: boolean): void
   const cbStart = first('cbStart');
   const apiUp = first('apiUp') ?? first('cbWorking');
   const podError = last('podStatusError');
-  // cluster-bootstrap tears down its control plane whether the pods came up or it gave up.
+  // cluster-bootstrap tears down its control plane whether the pods came up or it gave up: the
+  // tear-down says the pods started only once bootkube reported completion.
   const teardown = first('teardown');
-  const podsStarted = first('podsStarted') ?? (teardown && !podError ? teardown : undefined);
+  const complete = first('complete');
+  const podsStarted = first('podsStarted') ?? (teardown && complete && !podError ? teardown : undefined);
   const cvo = first('cvoRestore');
   const ceo = first('ceoWait');
-  const complete = first('complete');
   // A later step's marker says every earlier step of the script ended well.
   const afterPods = cvo ?? ceo ?? complete;
   const afterEtcd = cbStart ?? apiUp ?? podsStarted ?? afterPods;

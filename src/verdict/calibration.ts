@@ -2,7 +2,7 @@
 import type { CalibrationTable } from './confidence.js';
 
 export const CALIBRATION: CalibrationTable = {
-  "fittedBy": "scripts/calibrate.ts on 108 real cases (Laplace-smoothed share right per basis)",
+  "fittedBy": "scripts/calibrate.ts on 110 real cases (Laplace-smoothed share right per basis)",
   "bins": {
     "generic/stage-open/same": {
       "n": 42,
@@ -15,9 +15,9 @@ export const CALIBRATION: CalibrationTable = {
       "p": 0.733
     },
     "rule": {
-      "n": 85,
-      "right": 65,
-      "p": 0.759
+      "n": 87,
+      "right": 67,
+      "p": 0.764
     },
     "rule-medium/stage-open/same": {
       "n": 13,
@@ -25,19 +25,19 @@ export const CALIBRATION: CalibrationTable = {
       "p": 0.667
     },
     "rule-medium": {
-      "n": 23,
-      "right": 15,
-      "p": 0.64
+      "n": 24,
+      "right": 16,
+      "p": 0.654
     },
     "healthy": {
-      "n": 19,
+      "n": 18,
       "right": 18,
-      "p": 0.905
+      "p": 0.95
     },
     "inconclusive": {
-      "n": 3,
+      "n": 4,
       "right": 1,
-      "p": 0.4
+      "p": 0.333
     },
     "rule-high/stage-open/same": {
       "n": 17,
@@ -45,19 +45,19 @@ export const CALIBRATION: CalibrationTable = {
       "p": 0.895
     },
     "rule-high": {
-      "n": 19,
-      "right": 18,
-      "p": 0.905
+      "n": 20,
+      "right": 19,
+      "p": 0.909
     },
     "rule-medium/stage-failed/same": {
-      "n": 9,
-      "right": 6,
-      "p": 0.636
+      "n": 10,
+      "right": 7,
+      "p": 0.667
     },
     "rule-high/stage-failed/same": {
-      "n": 2,
-      "right": 2,
-      "p": 0.75
+      "n": 3,
+      "right": 3,
+      "p": 0.8
     },
     "similar/high": {
       "n": 1,

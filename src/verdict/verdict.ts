@@ -256,9 +256,11 @@ export function decideVerdict({ timeline, findings: all, results, similar = [], 
     const checked = results.filter((r) => r.status !== 'skipped').length;
     const skipped = results.filter((r) => r.status === 'skipped').length;
     const missed = describeMissed(problems);
-    // With no stage seen complete there is nothing to call healthy; a read that left data out
-    // cannot show a healthy install: the part not read may hold the failure.
-    const healthy = ok.length > 0 && missed === undefined;
+    // Healthy needs the install seen past the bootstrap's main work (the control plane running on
+    // the masters, or later): nothing failing in a bundle that stops earlier says too little. A
+    // read that left data out cannot show a healthy install: the part not read may hold the failure.
+    const furthest = Math.max(-1, ...ok.map(stageIndex));
+    const healthy = furthest >= stageIndex('production-control-plane') && missed === undefined;
     return {
       status: healthy ? 'healthy' : 'inconclusive',
       stage: null,

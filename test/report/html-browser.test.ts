@@ -11,6 +11,7 @@ import { loadRules } from '../../src/rules/load-rules.js';
 import { tempDir } from '../support/fixture-bundle.js';
 import { HOSTILE, writeHostileBundle } from './hostile-bundle.js';
 import { failedResult } from './results.js';
+import { loadKnowledgeBase } from '../../src/similarity/knowledge-base.js';
 import { HOSTILE_MATCH, withSimilar } from './similar-results.js';
 import { browserAvailable, CHROMIUM } from '../support/browser.js';
 
@@ -182,7 +183,9 @@ describe.skipIf(!available)('HTML report in Chromium', () => {
     expect(await section.locator('h2').textContent()).toBe('Similar known issues (2)');
     const cards = section.locator('article.known-issue');
     expect(await cards.count()).toBe(2);
-    expect(await cards.nth(1).locator('h4').textContent()).toBe('The registry rejects the pull secret when the bootstrap host pulls the release image');
+    const release = loadKnowledgeBase().find((k) => k.id === 'release-pull-unauthorized');
+    expect(release).toBeDefined();
+    expect(await cards.nth(1).locator('h4').textContent()).toBe(release?.title);
     expect(await cards.nth(1).locator('.badge.score').textContent()).toBe('similarity 0.55');
     // The hostile log line is one text node in its <pre>: nothing in it became an element.
     const pre = cards.nth(1).locator('pre.line');
