@@ -24,6 +24,28 @@ export interface CompiledMatcher {
   describe: string;
 }
 
+/**
+ * Whether a regex refers back to a group (`\\1`, `\\k<name>`): matching with a back-reference is
+ * NP-hard in general, no checker can prove such a regex linear, and `(?:(\\w)\\1*)+` hangs on a
+ * short line. Rules may not use them.
+ */
+export function hasBackReference(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      const next = source[i + 1] ?? '';
+      if (!inClass && ((next >= '1' && next <= '9') || (next === 'k' && source[i + 2] === '<'))) return true;
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+    } else if (c === '[') inClass = true;
+  }
+  return false;
+}
+
 /** What the ReDoS checker says of a regex. */
 export interface RegexVerdict {
   /** `super-linear`: the checker found an attack; `unknown`: it could not decide in time. */
@@ -43,18 +65,20 @@ export interface RegexVerdict {
 export async function checkRegexLinear(source: string, flags = '', timeoutMs = 20_000): Promise<RegexVerdict> {
   // A decided verdict is the same on every run (step limits): kept in the start-up cache.
   const key = cacheKey('redos-v1', source, flags);
-  const cached = cacheRead('redos', `${key}.json`);
-  if (cached !== undefined) {
-    try {
-      return JSON.parse(cached) as RegexVerdict;
-    } catch {
-      // a damaged entry: checked again below
-    }
-  }
+  const cached = cacheRead('redos', key, decodeVerdict);
+  if (cached) return cached;
   const verdict = await runChecker(source, flags, timeoutMs);
   // One small entry per regex: room for every shipped and user rule.
-  if (verdict.status !== 'unknown') cacheWrite('redos', `${key}.json`, JSON.stringify(verdict), 2000);
+  if (verdict.status !== 'unknown') cacheWrite('redos', key, JSON.stringify(verdict), 2000);
   return verdict;
+}
+
+/** A decided verdict read back from the cache, or undefined when it is not one. */
+function decodeVerdict(text: string): RegexVerdict | undefined {
+  const v = JSON.parse(text) as Partial<Record<keyof RegexVerdict, unknown>> | null;
+  if (v === null || typeof v !== 'object' || (v.status !== 'linear' && v.status !== 'super-linear') || typeof v.detail !== 'string') return undefined;
+  if (v.attack !== undefined && typeof v.attack !== 'string') return undefined;
+  return { status: v.status, detail: v.detail, ...(typeof v.attack === 'string' ? { attack: v.attack } : {}) };
 }
 
 async function runChecker(source: string, flags: string, timeoutMs: number): Promise<RegexVerdict> {

@@ -84,10 +84,16 @@ function durationMs(text: string): number {
 
 /** Reads and validates one rule file. Throws RuleError with file, line and reason. */
 export function loadRuleFile(file: string): YamlRuleDoc {
-  const text = readFileSync(file, 'utf8');
-  const yamlDoc = parseConfigYaml(text, file);
-  const doc = yamlDoc.value;
-  const at = (path: string): number | undefined => yamlDoc.lineAt(path);
+  const yamlDoc = parseConfigYaml(readFileSync(file, 'utf8'), file);
+  return validateRuleDoc(yamlDoc.value, file, (path) => yamlDoc.lineAt(path));
+}
+
+/**
+ * Checks a rule document (parsed from its file, or read back from the start-up cache, which is
+ * never trusted): schema, id = file name, examples. Throws ConfigFileError with file, line
+ * (where `at` knows it) and reason.
+ */
+export function validateRuleDoc(doc: unknown, file: string, at: (path: string) => number | undefined): YamlRuleDoc {
   const validate = schemaValidator('rule.schema.json');
   if (!validate(doc)) {
     const err = validate.errors?.[0];
