@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
-import { isCatastrophic, regexLiterals } from '../text/regex-source.js';
+import { hasBackReference, isCatastrophic, regexLiterals } from '../text/regex-source.js';
 import { CATEGORIES, STAGES, isCategoryId, type CategoryId, type StageId } from '../taxonomy.js';
 import { packageRoot } from '../util/package-root.js';
 import { schemaValidator } from '../util/schema.js';
@@ -100,6 +100,7 @@ function compileRegex(source: string, flags: string, file: string, line: number 
   } catch (err) {
     throw new CatalogueError(file, line, `${what}: invalid regex /${source}/: ${(err as Error).message}`);
   }
+  if (hasBackReference(source)) throw new CatalogueError(file, line, `${what}: regex /${source}/ refers back to a group: no regex with a back-reference can be proven to match in linear time`);
   if (isCatastrophic(source)) throw new CatalogueError(file, line, `${what}: regex /${source}/ can backtrack catastrophically`);
   return re;
 }

@@ -5,7 +5,7 @@ import { cacheKey, cacheRead, cacheWrite } from '../util/disk-cache.js';
 import { matchWindow } from '../text/match-window.js';
 import { isCatastrophic, regexLiterals } from '../text/regex-source.js';
 
-export { isCatastrophic, regexLiterals } from '../text/regex-source.js';
+export { hasBackReference, isCatastrophic, regexLiterals } from '../text/regex-source.js';
 
 export interface MatcherSpec {
   contains?: string;
@@ -24,27 +24,6 @@ export interface CompiledMatcher {
   describe: string;
 }
 
-/**
- * Whether a regex refers back to a group (`\\1`, `\\k<name>`): matching with a back-reference is
- * NP-hard in general, no checker can prove such a regex linear, and `(?:(\\w)\\1*)+` hangs on a
- * short line. Rules may not use them.
- */
-export function hasBackReference(source: string): boolean {
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      const next = source[i + 1] ?? '';
-      if (!inClass && ((next >= '1' && next <= '9') || (next === 'k' && source[i + 2] === '<'))) return true;
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-    } else if (c === '[') inClass = true;
-  }
-  return false;
-}
 
 /** What the ReDoS checker says of a regex. */
 export interface RegexVerdict {

@@ -9,6 +9,7 @@ export { ConfigFileError as RuleError, parseConfigYaml as parseRuleYaml } from '
 import type { LineFilter } from '../specs/line-filter.js';
 import { filterId } from '../model/source-id.js';
 import { CAUSE_SPECIFICITY, type LineOrigin } from '../catalogue/classify.js';
+import { globProblem } from '../util/glob.js';
 import { fixedCategory } from '../catalogue/load-catalogue.js';
 import { sourceName } from '../model/source-id.js';
 import type { Catalogue, CatalogueEntry } from '../catalogue/types.js';
@@ -103,6 +104,14 @@ export function validateRuleDoc(doc: unknown, file: string, at: (path: string) =
   }
   const rule = doc as YamlRuleDoc;
   if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new ConfigFileError(file, at('/id'), `id: '${rule.id}' must equal the file name`);
+  // Source globs name units, containers and services: their characters, and a few wildcards.
+  rule.sources.forEach((source, i) => {
+    for (const key of ['journal', 'unit-status', 'container', 'service'] as const) {
+      const glob = (source as Partial<Record<typeof key, string>>)[key];
+      const problem = glob === undefined ? undefined : globProblem(glob);
+      if (problem) throw new ConfigFileError(file, at(`/sources/${i}/${key}`), problem);
+    }
+  });
   rule.examples?.negative.forEach((ex, i) => {
     if (ex.expect) throw new ConfigFileError(file, at(`examples/negative/${i}/expect`), 'a negative example makes no finding: expect belongs to positive examples');
   });

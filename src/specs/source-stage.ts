@@ -5,7 +5,7 @@
 // scripts (bootkube.sh.template and its siblings) and the installer's commands.
 import type { InstallerPhase } from '../model/types.js';
 import { RECORDED_STAGES, type CategoryId, type StageId } from '../taxonomy.js';
-import { globToRegExp } from '../util/glob.js';
+import { compileGlob } from '../util/glob.js';
 import { logRowOf } from './bundle-sources.js';
 import type { SourceId } from '../model/source-id.js';
 
@@ -18,7 +18,7 @@ export const RELEASE_IMAGE_SERVICES: readonly string[] = RECORDED_STAGES.filter(
  * whether the bootstrap API answered.
  */
 export function bootkubeRecordStage(name: string, bootstrapApiAnswered: boolean): StageId | undefined {
-  const row = RECORDED_STAGES.find((r) => r.service === 'bootkube' && globToRegExp(r.recorded).test(name));
+  const row = RECORDED_STAGES.find((r) => r.service === 'bootkube' && compileGlob(r.recorded).test(name));
   if (!row) return undefined;
   return !bootstrapApiAnswered && row.beforeApi ? row.beforeApi : row.stage;
 }
