@@ -6,14 +6,15 @@ import { DEFAULT_READ_LIMITS } from '../archive/walk-bundle.js';
 import type { ReadOptions } from '../ingest/read-bundle.js';
 import { DEFAULT_STRUCTURED_LIMITS } from '../ingest/structured-limits.js';
 import { UsageError } from './exit-codes.js';
+import { nameTable } from '../util/name-table.js';
 
-const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+const UNITS = nameTable<number>({ '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 });
 
 /** `64M` → 67108864; plain numbers are bytes (or a count). */
 export function parseSize(value: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i.exec(value.trim());
   if (!m) throw new UsageError(`${flag} expects a number with an optional K/M/G/T suffix, not '${value}'`);
-  const n = Math.floor(Number(m[1]) * UNITS[m[2].toLowerCase()]);
+  const n = Math.floor(Number(m[1]) * (UNITS[m[2].toLowerCase()] ?? 1));
   if (n < 1) throw new UsageError(`${flag} must be at least 1`);
   return n;
 }

@@ -1,4 +1,5 @@
 // Escaping for every report format: bundle text is hostile until escaped for the terminal, HTML, JSON data islands, Markdown and XML.
+import { nameTable } from '../util/name-table.js';
 
 /** ANSI CSI / OSC / two-byte escape sequences, as a terminal log line may carry them. */
 // eslint-disable-next-line no-control-regex
@@ -72,11 +73,11 @@ export class SafeHtml {
 /** What may be interpolated into `html`: text (escaped), safe markup, or lists of either. */
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
-const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const HTML_ENTITIES = nameTable<string>({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' });
 
 /** Text escaped for HTML content and quoted attribute values; control characters cleaned. */
 export function escapeHtml(text: string): string {
-  return cleanText(text).replace(/[&<>"'`]/g, (c) => HTML_ENTITIES[c]);
+  return cleanText(text).replace(/[&<>"'`]/g, (c) => HTML_ENTITIES[c] ?? c);
 }
 
 function htmlValue(v: HtmlValue): string {

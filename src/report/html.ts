@@ -19,6 +19,7 @@ import {
   verdictHeadline,
 } from './summary.js';
 import { maxOf, minOf } from '../util/arrays.js';
+import { nameTable } from '../util/name-table.js';
 
 /** The analyze report's policy: its one stylesheet and one script, named by hash. */
 export function contentSecurityPolicy(): string {
@@ -49,7 +50,7 @@ const AXIS_H = 34;
 const GROUP_H = 26;
 const ROW_H = 24;
 
-const GROUP_LABEL: Record<string, string> = { bootstrap: 'Bootstrap host', masters: 'Masters', workers: 'Workers', cluster: 'Cluster-wide' };
+const GROUP_LABEL = nameTable<string>({ bootstrap: 'Bootstrap host', masters: 'Masters', workers: 'Workers', cluster: 'Cluster-wide' });
 
 /** Stages placed on the strip, per host group; stages with no host, time or verdict are left to the table. */
 function hostGroups(r: AnalysisResult): { name: string; stages: StageState[] }[] {

@@ -8,6 +8,7 @@ import { RECORDED_STAGES, type CategoryId, type StageId } from '../taxonomy.js';
 import { compileGlob } from '../util/glob.js';
 import { logRowOf } from './bundle-sources.js';
 import type { SourceId } from '../model/source-id.js';
+import { nameTable } from '../util/name-table.js';
 
 /** Services whose whole run is the release-image stage (node-image-pull: OKD and layered OS). */
 export const RELEASE_IMAGE_SERVICES: readonly string[] = RECORDED_STAGES.filter((r) => r.recorded === '*' && r.stage === 'release-image').map((r) => r.service);
@@ -186,7 +187,7 @@ export function stageOfNamespace(namespace: string | undefined): StageId {
 }
 
 /** Journal identifiers (`<identifier>[pid]:`) of the bootstrap scripts and daemons, and the unit each logs for. */
-const IDENTIFIER_UNITS: Record<string, string> = {
+const IDENTIFIER_UNITS = nameTable<string>({
   'release-image-download.sh': 'release-image',
   'release-image-download': 'release-image',
   'release-image-pivot.sh': 'release-image-pivot',
@@ -205,7 +206,7 @@ const IDENTIFIER_UNITS: Record<string, string> = {
   ignition: 'ignition',
   'machine-config-daemon': 'machine-config-daemon-firstboot',
   'configure-ovs.sh': 'ovs-configuration',
-};
+});
 
 /**
  * The source a journal line really comes from: `journalctl -u a -u b` output kept in one file

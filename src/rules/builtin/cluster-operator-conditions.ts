@@ -5,9 +5,10 @@ import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 import { namesCause } from '../read-message.js';
 import type { Finding } from '../types.js';
+import { nameTable } from '../../util/name-table.js';
 
 /** Operators whose trouble names a more precise category than `operator-degraded`. */
-const OPERATOR_CATEGORY: Record<string, CategoryId> = {
+const OPERATOR_CATEGORY = nameTable<CategoryId>({
   network: 'network-plugin',
   etcd: 'etcd-health',
   'machine-config': 'machine-config',
@@ -15,7 +16,7 @@ const OPERATOR_CATEGORY: Record<string, CategoryId> = {
   'machine-api': 'cloud-provider',
   'cloud-controller-manager': 'cloud-provider',
   dns: 'dns',
-};
+});
 
 interface Trouble {
   operator: string;

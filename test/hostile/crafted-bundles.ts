@@ -1,0 +1,75 @@
+// Small hostile bundles made by the tests that use them (issue 29's red-team cases): each is a
+// real bundle folder, packed where a case needs an archive.
+import { bundleFiles, GATHER_ID, ROOT, writeTree } from '../support/fixture-bundle.js';
+
+/** The names every plain object already has: a bundle may call a unit, a host or an operator that. */
+export const PROTO_NAMES = ['constructor', '__proto__', 'toString'] as const;
+
+const HEX = 'a3f0c2d4e5b6a7980112233445566778899aabbccddeeff00112233445566778';
+
+function failingRecord(stage: string): string {
+  return [
+    '[',
+    '{"timestamp":"2026-11-22T10:13:50Z","phase":"service start","__proto__":{"polluted":true}},',
+    `{"timestamp":"2026-11-22T10:14:00Z","phase":"stage start","stage":"${stage}"},`,
+    `{"timestamp":"2026-11-22T10:14:40Z","phase":"stage end","stage":"${stage}","result":"failure","errorMessage":"error: ${stage} failed: connection refused"},`,
+    '{"timestamp":"2026-11-22T10:14:41Z","phase":"service end","result":"failure"}',
+    ']',
+  ].join('\n');
+}
+
+/**
+ * A bundle where every name a table is looked up by — units, services, unit-status files, journal
+ * identifiers, containers and their CRI state, a master's folder, operators, pods, namespaces,
+ * nodes, CSRs, JSON keys — is `constructor`, `__proto__` or `toString`, beside the fixture's own.
+ */
+export function protoNamesBundle(root: string): string {
+  const files: Record<string, string> = { ...bundleFiles() };
+  for (const name of PROTO_NAMES) {
+    files[`bootstrap/journals/${name}.log`] = [
+      `Nov 22 10:14:00 bootstrap systemd[1]: Starting ${name}.service...`,
+      `Nov 22 10:14:10 bootstrap ${name}[4242]: error: ${name} could not reach https://api-int.example.com:6443: connection refused`,
+      `Nov 22 10:14:11 bootstrap systemd[1]: ${name}.service: Failed with result 'exit-code'.`,
+      '',
+    ].join('\n');
+    files[`bootstrap/services/${name}.json`] = failingRecord(name);
+    files[`bootstrap/unit-status/${name}.service.txt`] = `× ${name}.service - ${name}\n     Loaded: loaded\n     Active: failed (Result: exit-code) since Sun 2026-11-22 10:14:11 UTC; 1h ago\n`;
+    files[`bootstrap/unit-status/${name}.service.log`] = files[`bootstrap/journals/${name}.log`];
+    files[`bootstrap/containers/${name}-${HEX.slice(0, 20)}${PROTO_NAMES.indexOf(name)}.log`] = `${name}: error: failed to start: exit status 1\n`;
+    files[`bootstrap/containers/${name}-${HEX.slice(0, 20)}${PROTO_NAMES.indexOf(name)}.inspect`] = JSON.stringify({
+      status: { id: `${HEX.slice(0, 20)}${PROTO_NAMES.indexOf(name)}`, metadata: { name, attempt: 2 }, state: name, exitCode: 1, reason: name, labels: { [name]: name, 'io.kubernetes.pod.namespace': name } },
+    });
+    files[`control-plane/${name}/journals/kubelet.log`] = `Nov 22 10:20:00 ${name} kubelet.sh[2519]: E1122 10:20:00.000000    2519 kubelet.go:1] "${name}" err="connection refused"\n`;
+    files[`control-plane/${name}/journals/${name}.log`] = `Nov 22 10:20:00 ${name} ${name}[1]: error: ${name} failed\n`;
+    files[`control-plane/${name}/failed-units.txt`] = `  UNIT LOAD ACTIVE SUB DESCRIPTION\n* ${name}.service loaded failed failed ${name}\n1 loaded units listed.\n`;
+    files[`bootstrap/network/${name}`] = `${name}\n`;
+  }
+  const operator = (name: string): object => ({
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterOperator',
+    metadata: { name },
+    status: { conditions: [{ type: 'Degraded', status: 'True', reason: name, message: `${name} is degraded`, lastTransitionTime: '2026-11-22T10:50:00Z' }] },
+  });
+  files['resources/clusteroperators.json'] = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: PROTO_NAMES.map(operator) });
+  files['resources/pods.json'] = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: PROTO_NAMES.map((name) => ({
+      metadata: { name, namespace: name },
+      spec: { nodeName: name },
+      status: { phase: 'Pending', containerStatuses: [{ name, restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff', message: name } } }] },
+    })),
+  });
+  files['resources/nodes.json'] = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: PROTO_NAMES.map((name) => ({ metadata: { name, labels: { [name]: '' } }, status: { conditions: [{ type: name, status: 'False' }, { type: 'Ready', status: 'False', reason: name }] } })),
+  });
+  files['resources/csr.json'] = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: PROTO_NAMES.map((name) => ({ metadata: { name }, spec: { signerName: name, username: name }, status: {} })) });
+  return writeTree(root, ROOT, files);
+}
+
+/** The fixture bundle under another gather id (`log-bundle-<id>`). */
+export function bundleWithGatherId(root: string, gatherId: string): string {
+  return writeTree(root, ROOT.replace(GATHER_ID, gatherId), bundleFiles());
+}
