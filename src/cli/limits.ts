@@ -45,7 +45,9 @@ export interface LimitFlags {
   maxLineLength?: string;
   maxYamlBytes?: string;
   maxYamlAliases?: string;
+  maxYamlNodes?: string;
   maxJsonDepth?: string;
+  maxJsonNodes?: string;
 }
 
 function human(n: number): string {
@@ -65,7 +67,9 @@ export function addLimitOptions(cmd: Command): Command {
     .addOption(new Option('--max-line-length <n>', 'longer lines are cut and marked (default 64K)'))
     .addOption(new Option('--max-yaml-bytes <size>', `larger YAML files are not parsed (default ${human(s.maxYamlBytes)})`))
     .addOption(new Option('--max-yaml-aliases <n>', `YAML with more aliases is not parsed (default ${s.maxYamlAliases})`))
-    .addOption(new Option('--max-json-depth <n>', `deeper JSON is not parsed (default ${s.maxJsonDepth})`));
+    .addOption(new Option('--max-yaml-nodes <n>', `YAML with more nodes, aliases followed, is not parsed (default ${s.maxYamlNodes})`))
+    .addOption(new Option('--max-json-depth <n>', `deeper JSON is not parsed (default ${s.maxJsonDepth})`))
+    .addOption(new Option('--max-json-nodes <n>', `JSON with more values is not parsed (default ${s.maxJsonNodes})`));
 }
 
 /** The ReadOptions the flags ask for. */
@@ -80,6 +84,8 @@ export function readOptionsFrom(f: LimitFlags): Pick<ReadOptions, 'limits' | 'ma
   if (f.maxLineLength) out.maxLineLength = parseSize(f.maxLineLength, '--max-line-length');
   if (f.maxYamlBytes) structured.maxYamlBytes = parseSize(f.maxYamlBytes, '--max-yaml-bytes');
   if (f.maxYamlAliases) structured.maxYamlAliases = parseSize(f.maxYamlAliases, '--max-yaml-aliases');
+  if (f.maxYamlNodes) structured.maxYamlNodes = parseSize(f.maxYamlNodes, '--max-yaml-nodes');
   if (f.maxJsonDepth) structured.maxJsonDepth = parseSize(f.maxJsonDepth, '--max-json-depth');
+  if (f.maxJsonNodes) structured.maxJsonNodes = parseSize(f.maxJsonNodes, '--max-json-nodes');
   return out;
 }

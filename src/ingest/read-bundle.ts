@@ -183,7 +183,8 @@ class Router {
       this.report({ kind: 'limit', file: source.file, message: refusal });
       return;
     }
-    const ctx = { spec, source, referenceTime: this.referenceTime };
+    const yamlLimits = { maxBytes: this.structuredLimits.maxYamlBytes, maxNodes: this.structuredLimits.maxYamlNodes };
+    const ctx = { spec, source, referenceTime: this.referenceTime, yamlLimits };
     row.store(this.builder, spec, this.adopt(row.parse(text, ctx), source.file), ctx);
   }
 

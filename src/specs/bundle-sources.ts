@@ -46,6 +46,7 @@ import { parseHostname, parseHosts, parseIpAddr, parseIpRoute, parseResolvConf }
 import { parsed, type Parsed } from '../parsers/parsed.js';
 import { parseServiceRecords } from '../parsers/service-records.js';
 import { parseStaticPods } from '../parsers/static-pod.js';
+import type { YamlLimits } from '../parsers/yaml-document.js';
 import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
 import type { StageId } from '../taxonomy.js';
 import { pushAll } from '../util/arrays.js';
@@ -184,6 +185,8 @@ export interface ParseContext {
   source: SourceRef;
   /** The bundle's clock, for year-less times. */
   referenceTime: number | undefined;
+  /** What a YAML file may expand to once its aliases are followed (the reader's `--max-yaml-bytes`, `--max-yaml-nodes`). */
+  yamlLimits?: YamlLimits;
 }
 
 /** A line-by-line scanner that gathers facts while a log streams past (the installer's, the gather log's). */
@@ -782,7 +785,7 @@ const renderedManifest = once<ReturnType<typeof parseStaticPods>['value'] | unde
   read: 'once',
   format: 'yaml',
   seen: (model, _spec, file) => void model.renderedFiles.push(file),
-  parse: (text, ctx) => (/^kind:\s*Pod\b/m.test(text) || /"kind"\s*:\s*"Pod"/.test(text) ? parseStaticPods(text, ctx.source) : parsed(undefined)),
+  parse: (text, ctx) => (/^kind:\s*Pod\b/m.test(text) || /"kind"\s*:\s*"Pod"/.test(text) ? parseStaticPods(text, ctx.source, ctx.yamlLimits) : parsed(undefined)),
   store: (model, _spec, pods) => void (pods ? pushAll(model.host({ role: 'bootstrap' }).staticPods, pods) : undefined),
 });
 

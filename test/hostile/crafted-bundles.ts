@@ -1,6 +1,8 @@
 // Small hostile bundles made by the tests that use them (issue 29's red-team cases): each is a
 // real bundle folder, packed where a case needs an archive.
+import { gzipSync } from 'node:zlib';
 import { bundleFiles, GATHER_ID, ROOT, writeTree } from '../support/fixture-bundle.js';
+import { rawTar, type RawEntry } from '../support/raw-tar.js';
 
 /** The names every plain object already has: a bundle may call a unit, a host or an operator that. */
 export const PROTO_NAMES = ['constructor', '__proto__', 'toString'] as const;
@@ -72,4 +74,46 @@ export function protoNamesBundle(root: string): string {
 /** The fixture bundle under another gather id (`log-bundle-<id>`). */
 export function bundleWithGatherId(root: string, gatherId: string): string {
   return writeTree(root, ROOT.replace(GATHER_ID, gatherId), bundleFiles());
+}
+
+/**
+ * A static pod manifest of about 200 KB whose one container, its arguments 200 KB, is repeated
+ * by `copies` aliases (under the alias limit): `copies` × 200 KB once the model copies each
+ * container. `anchor` names the anchors (`$m` was not counted as one).
+ */
+export function aliasBombManifest(anchor = 'c', copies = 60): string {
+  const arg = JSON.stringify('--x='.padEnd(1000, 'x'));
+  return [
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    '  name: etcd-bootstrap-member',
+    '  namespace: openshift-etcd',
+    'spec:',
+    '  containers:',
+    `  - &${anchor}`,
+    '    name: etcd',
+    '    image: quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:2222222222222222222222222222222222222222222222222222222222222222',
+    `    args: [${Array.from({ length: 200 }, () => arg).join(', ')}]`,
+    ...Array.from({ length: copies }, () => `  - *${anchor}`),
+    '',
+  ].join('\n');
+}
+
+/** The fixture bundle with its etcd static pod manifest replaced by `manifest`. */
+export function manifestBundle(root: string, manifest: string): string {
+  return writeTree(root, ROOT, { ...bundleFiles(), 'rendered-assets/openshift/etcd-bootstrap/bootstrap-manifests/etcd-member-pod.yaml': manifest });
+}
+
+/**
+ * A tar.gz of the fixture bundle plus `count` container logs of one line (`line`, empty by
+ * default) on the bootstrap host: every walk over containers or logs must be linear in them.
+ */
+export function manyContainersBundle(count: number, line = ''): Buffer {
+  const entries: RawEntry[] = Object.entries(bundleFiles()).map(([path, content]) => ({ path: `${ROOT}/${path}`, content }));
+  for (let i = 0; i < count; i++) {
+    const id = i.toString(16).padStart(12, '0');
+    entries.push({ path: `${ROOT}/bootstrap/containers/c${i}-${id}.log`, content: line });
+  }
+  return gzipSync(rawTar(entries));
 }
