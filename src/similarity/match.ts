@@ -10,6 +10,7 @@ import { buildLexicalIndex, cosine, featuresOf, lexicalVector, type LexicalIndex
 import { lineTemplate } from './line-template.js';
 import { embeddingText } from './tokens.js';
 import type { SimilarIssue, SimilarityMode, SimilarLine } from '../result/types.js';
+import { byCodeUnits } from '../util/byte-order.js';
 
 export type { SimilarIssue, SimilarityMode, SimilarLine } from '../result/types.js';
 
@@ -132,7 +133,7 @@ function rank(
     if (entry.rule) issue.rule = entry.rule;
     out.push(issue);
   }
-  return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, limit);
+  return out.sort((a, b) => b.score - a.score || byCodeUnits(a.id, b.id)).slice(0, limit);
 }
 
 /** The knowledge base's TF-IDF model: the index and each entry line's vector. */
