@@ -8,6 +8,7 @@ import type { Evidence } from '../result/types.js';
 import { lineTemplate } from '../similarity/line-template.js';
 import { errorWeight } from '../similarity/tokens.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
+import { isValidEpochMs } from '../text/time.js';
 import { schemaValidator } from '../util/schema.js';
 
 export const TRIAGE_RECORD_VERSION = 1;
@@ -38,8 +39,9 @@ export interface TriageRecord {
   v: number;
   bundle: string;
   path: string;
-  status: 'analyzed' | 'unreadable';
-  /** Why an unreadable case could not be read. */
+  /** `failed-to-analyze`: the bundle was read but its analysis did not end (a limit, an error); `error` says why. */
+  status: 'analyzed' | 'unreadable' | 'failed-to-analyze';
+  /** Why an unreadable case could not be read, or why its analysis did not end. */
   error: string | null;
   gatheredAt: number | null;
   verdict: RecordVerdict | null;
@@ -138,7 +140,8 @@ export function recordOf(path: string, result: AnalysisResult): TriageRecord {
     path,
     status: 'analyzed',
     error: null,
-    gatheredAt: result.bundle.gatheredAt ?? null,
+    // A date the record's schema takes: from 1970 to the year 9999 (the reader reports others as a problem).
+    gatheredAt: result.bundle.gatheredAt !== undefined && isValidEpochMs(result.bundle.gatheredAt) ? result.bundle.gatheredAt : null,
     verdict: {
       status: v.status,
       stage: v.stage,
@@ -177,6 +180,16 @@ export function unreadableRecord(path: string, bundle: string, error: string): T
     problems: null,
     ignored: null,
   };
+}
+
+/** The record of a bundle whose analysis did not end: over its time or memory limit, or an error. */
+export function failedRecord(path: string, bundle: string, error: string): TriageRecord {
+  return { ...unreadableRecord(path, bundle, error), status: 'failed-to-analyze' };
+}
+
+/** What makes two records the same case: its name and the path analyzed (the same file merged twice, a resumed run). */
+export function recordIdentity(r: Pick<TriageRecord, 'bundle' | 'path'>): string {
+  return `${r.bundle}\u0000${r.path}`;
 }
 
 /** What parseRecords kept and skipped. */

@@ -1,5 +1,7 @@
 // Small hostile bundles made by the tests that use them (issue 29's red-team cases): each is a
 // real bundle folder, packed where a case needs an archive.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bundleFiles, GATHER_ID, ROOT, writeTree } from '../support/fixture-bundle.js';
 import { rawTar, type RawEntry } from '../support/raw-tar.js';
@@ -116,4 +118,42 @@ export function manyContainersBundle(count: number, line = ''): Buffer {
     entries.push({ path: `${ROOT}/bootstrap/containers/c${i}-${id}.log`, content: line });
   }
   return gzipSync(rawTar(entries));
+}
+
+/** A journal line a backtracking user rule (`hangingRulesDir`) never finishes with. */
+export const HANGING_LINE = `Nov 22 10:15:05 bootstrap bootkube.sh[2507]: ${'a'.repeat(60)}b`;
+
+/** The fixture bundle with `HANGING_LINE` in bootkube's journal. */
+export function hangingBundle(root: string, name = ROOT): string {
+  const files = bundleFiles();
+  return writeTree(root, name, { ...files, 'bootstrap/journals/bootkube.log': `${files['bootstrap/journals/bootkube.log']}${HANGING_LINE}\n` });
+}
+
+/**
+ * A rules folder with one user rule whose regex passes every load-time check and backtracks
+ * exponentially on `HANGING_LINE` (`rules lint` refuses it; analyze does not lint).
+ */
+export function hangingRulesDir(root: string): string {
+  const dir = join(root, 'rules');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'user-hanging.yaml'),
+    `id: user-hanging
+title: A user rule that backtracks
+stage: render
+category: unknown
+severity: error
+confidence: low
+description: A regex of alternatives that match the same text, under a star.
+fix: [Lint user rules before using them.]
+references: [https://example.com/user-rule]
+sources:
+  - journal: bootkube
+match:
+  any:
+    - regex: '(a|a)*$'
+message: 'a run of a'
+`,
+  );
+  return dir;
 }
