@@ -58,12 +58,12 @@ describe('JSON values', () => {
     // Six values, one of them an empty object, counted as two.
     expect(jsonShape('[{"a":[1,2]},{}]')).toEqual({ depth: 3, nodes: 7 });
     expect(jsonShape('{"a,b":"[{,"}')).toEqual({ depth: 1, nodes: 2 });
-    const many = `[${Array(2_100_000).fill('{}').join(',')}]`;
-    expect(structuredRefusal('json', many, DEFAULT_STRUCTURED_LIMITS)).toBe('JSON with more than 2000000 values: not parsed');
+    const many = `[${Array(4_100_000).fill('{}').join(',')}]`;
+    expect(structuredRefusal('json', many, DEFAULT_STRUCTURED_LIMITS)).toBe('JSON with more than 8000000 values: not parsed');
     const root = tempDir('bootlens-json-bomb-');
     const bundle = writeTree(root, ROOT, { ...bundleFiles(), 'bootstrap/services/bootkube.json': many });
     const read = await readBundle(bundle);
-    expect(read.problems).toContainEqual(expect.objectContaining({ kind: 'limit', message: 'JSON with more than 2000000 values: not parsed' }));
+    expect(read.problems).toContainEqual(expect.objectContaining({ kind: 'limit', message: 'JSON with more than 8000000 values: not parsed' }));
     expect(read.bootstrap?.journals.bootkube).toBeDefined();
   });
 });
