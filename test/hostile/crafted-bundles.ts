@@ -157,3 +157,37 @@ message: 'a run of a'
   );
   return dir;
 }
+
+/** Secrets in the forms people type, each a `[name, secret]` the redactor must remove from a line holding it. */
+export const TYPED_SECRETS: readonly { line: string; secret: string }[] = [
+  { line: 'curl -u admin:Hunter2pass https://registry.example.com/v2/ failed', secret: 'Hunter2pass' },
+  { line: 'curl --user admin:Hunter3pass https://registry.example.com/v2/ failed', secret: 'Hunter3pass' },
+  { line: 'skopeo copy --src-creds admin:Hunter4pass docker://a docker://b: error', secret: 'Hunter4pass' },
+  { line: 'skopeo inspect --creds=admin:Hunter5pass docker://quay.io/x: error', secret: 'Hunter5pass' },
+  { line: 'PGPASSWORD=Hunter6pass psql -h db failed', secret: 'Hunter6pass' },
+  { line: 'mount failed: pass=Hunter7pass', secret: 'Hunter7pass' },
+  { line: 'unlock failed: passphrase=Hunter8pass', secret: 'Hunter8pass' },
+  { line: 'GET /v2/ failed: Authorization: token ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', secret: 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789' },
+  { line: 'clone failed with the token ghp_ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210 in the URL', secret: 'ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210' },
+  { line: 'openstack auth failed: application_credential_secret: Sup3rS3cretValue9', secret: 'Sup3rS3cretValue9' },
+  { line: 'keystone error: X-Auth-Token: gAAAAABk-tailOfTheToken_abc123', secret: 'tailOfTheToken_abc123' },
+  { line: 'vsphere error: {"adminPassword": "Hunter9pass"}', secret: 'Hunter9pass' },
+  { line: 's3 error: {"secretKey": "wJalrXUtnFEMIK7MDENG"}', secret: 'wJalrXUtnFEMIK7MDENG' },
+  { line: 'config error: secret: s3cr3tValue42', secret: 's3cr3tValue42' },
+];
+
+/** A private key's body, its last line short and unpadded, as a unit printing a key writes it. */
+export const KEY_BODY = ['MIIEowIBAAKCAQEAqM8R3u0sT1dNe9ZcVb2LkQ7pW5yHjX4aF6gE0iU3oP1zYxWv', 'Zm9vYmFyMQ'] as const;
+
+/**
+ * The fixture bundle with a unit whose journal prints every one of `TYPED_SECRETS` and a private
+ * key one line per journal line (`KEY_BODY`), and bootkube's
+ * failing etcdctl lines (the root cause's evidence, which kb add takes) ending in one of them.
+ */
+export function secretsBundle(root: string): string {
+  const files = bundleFiles();
+  const key = ['-----BEGIN RSA PRIVATE KEY-----', ...KEY_BODY, '-----END RSA PRIVATE KEY-----'].map((l) => `Nov 22 10:14:00 bootstrap.ocp4.example.com secret-user.sh[3100]: ${l}`);
+  const journal = [...key, ...TYPED_SECRETS.map((s, i) => `Nov 22 10:14:${String(10 + i).padStart(2, '0')} bootstrap.ocp4.example.com secret-user.sh[3100]: error: ${s.line}`)].join('\n');
+  const bootkube = files['bootstrap/journals/bootkube.log'].replaceAll('etcdctl failed. Retrying in 5 seconds...', `etcdctl failed. Retrying in 5 seconds... (${TYPED_SECRETS[4].line})`);
+  return writeTree(root, ROOT, { ...files, 'bootstrap/journals/bootkube.log': bootkube, 'bootstrap/journals/secret-user.log': `${journal}\n` });
+}
