@@ -7,14 +7,24 @@ const ANSI_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|
 /** C0 and C1 controls except tab and newline. */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * Bidirectional overrides, embeddings, isolates and marks: a host name holding U+202E shows its
+ * text reversed, in a ticket as on a terminal (the "Trojan Source" reordering).
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The visible stand-in of a bidirectional control: `<U+202E>`. */
+function visibleBidi(c: string): string {
+  return `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
+}
 
 /**
  * Text fit for display: ANSI escape sequences removed, other control characters (NUL, bell,
- * a bare ESC, carriage return...) shown as a space, so no format can be steered by them.
- * Tab and newline stay.
+ * a bare ESC, carriage return...) shown as a space, bidirectional controls shown as `<U+202E>`,
+ * so no format can be steered or reordered by them. Tab and newline stay.
  */
 export function cleanText(text: string): string {
-  return text.replace(ANSI_SEQUENCE, '').replace(CONTROL, ' ');
+  return text.replace(ANSI_SEQUENCE, '').replace(CONTROL, ' ').replace(BIDI, visibleBidi);
 }
 
 // Terminal
@@ -231,9 +241,9 @@ export function splitCode(text: string): { text: string; code: boolean }[] {
 // eslint-disable-next-line no-control-regex
 const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** Text with ANSI sequences removed and characters XML cannot hold dropped. */
+/** Text with ANSI sequences removed, characters XML cannot hold dropped, bidirectional controls shown as `<U+202E>`. */
 export function xmlClean(text: string): string {
-  return text.replace(ANSI_SEQUENCE, '').replace(XML_INVALID, '');
+  return text.replace(ANSI_SEQUENCE, '').replace(XML_INVALID, '').replace(BIDI, visibleBidi);
 }
 
 /** Text escaped for XML content or a double-quoted attribute (line breaks kept as `&#10;`). */
