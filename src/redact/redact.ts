@@ -102,7 +102,9 @@ const PATTERNS: Pattern[] = [
   // The body of a private key whose BEGIN line is elsewhere (another line, another string):
   // the base64 run, across line breaks and escaped `\n`, just before its END line.
   {
-    re: /(?<![A-Za-z0-9+/=\\\r\n\t])[A-Za-z0-9+/=\\\r\n\t]{4,}(?=[ \t]*-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)/g,
+    // Spaces only before the END line: a tab is part of the run, and `[ \t]*` there rescanned a
+    // run of tabs from every place it backed up to (quadratic on 64 KiB of tabs).
+    re: /(?<![A-Za-z0-9+/=\\\r\n\t])[A-Za-z0-9+/=\\\r\n\t]{4,}(?= *-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)/g,
     replace: `${REDACTED} `,
   },
   // Tokens with the prefixes their issuers give them: GitHub (ghp_, gho_, ghu_, ghs_, ghr_,
@@ -128,7 +130,8 @@ const PATTERNS: Pattern[] = [
   // Other headers whose name says they carry a credential (X-Auth-Token, X-Api-Key, Private-Token,
   // X-Registry-Auth, Cookie): the whole value, dashes included.
   {
-    re: /\b((?:[A-Z][A-Za-z0-9]*-)+[A-Z][A-Za-z0-9]*|Cookie)([ \t]*:[ \t]*)([^\s"',;\]]+)/g,
+    // At most five words: `A-A-A-…` without a colon made an unbounded name backtrack quadratically.
+    re: /\b((?:[A-Z][A-Za-z0-9]*-){1,4}[A-Z][A-Za-z0-9]*|Cookie)([ \t]*:[ \t]*)([^\s"',;\]]+)/g,
     replace: (m: string, name: string, sep: string, value: string): string => (isSecretName(name) && !value.startsWith(REDACTED) ? `${name}${sep}${REDACTED}` : m),
   },
   // Credentials on a command line: `-u user:pass` and `--user user:pass` (curl) keep the user;
@@ -182,13 +185,16 @@ const PATTERNS: Pattern[] = [
   // HTTP authorization headers and bearer tokens (`Basic authentication failed` is prose, not a credential).
   { re: new RegExp(String.raw`\b(Bearer|Basic)\s+(?![a-z]+\b)${NOT_MARK}[A-Za-z0-9._~+/=-]{8,}`, 'g'), replace: `$1 ${REDACTED}` },
   // Kubernetes service-account and OpenShift OAuth tokens.
-  { re: /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, replace: REDACTED },
+  // A JWT's header and payload are bounded: `eyJ-eyJ-…` made every start scan to the line's end.
+  { re: /\beyJ[A-Za-z0-9_-]{10,2048}\.[A-Za-z0-9_-]{10,16384}\.[A-Za-z0-9_-]{10,}/g, replace: REDACTED },
   { re: /\bsha256~[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
   // user:password@ in URLs; the password runs to the last @ of the authority (`p@ss@host`).
-  { re: new RegExp(String.raw`\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)${NOT_MARK}[^\s/?#]*@`, 'gi'), replace: `$1${REDACTED}@` },
-  // A token as the whole user part of a URL (`https://ghp_...@github.com`): token-like, so `git@` stays.
+  // A scheme is at most 32 characters: unbounded, `A-A-A-…` scanned to the line's end from every start.
+  { re: new RegExp(String.raw`\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]+:)${NOT_MARK}[^\s/?#]*@`, 'gi'), replace: `$1${REDACTED}@` },
+  // A token as the whole user part of a URL (`https://ghp_...@github.com`): token-like (a digit and
+  // a letter, each found by a lookahead of its own: one that looked for both in order was quadratic), so `git@` stays.
   {
-    re: new RegExp(String.raw`\b([a-z][a-z0-9+.-]*:\/\/)${NOT_MARK}(?=[^\s:/@]*(?:\d[^\s:/@]*[A-Za-z]|[A-Za-z][^\s:/@]*\d))[^\s:/@]{16,}@`, 'gi'),
+    re: new RegExp(String.raw`\b([a-z][a-z0-9+.-]{0,31}:\/\/)${NOT_MARK}(?=[^\s:/@]{0,255}\d)(?=[^\s:/@]{0,255}[A-Za-z])[^\s:/@]{16,256}@`, 'gi'),
     replace: `$1${REDACTED}@`,
   },
   // key=value settings and environment variables (password=..., DB_PASSWORD=..., api_key=...).
@@ -210,6 +216,11 @@ const PATTERNS: Pattern[] = [
   // or 8 with base64 padding; a last line shorter and unpadded is caught only beside its END line).
   { re: /(?<![^\s:])(?=[A-Za-z0-9+/]{0,200}[A-Z])(?=[A-Za-z0-9+/]{0,200}[a-z])(?=[A-Za-z0-9+/]{0,200}\d)(?:[A-Za-z0-9+/]{24,}={0,2}|[A-Za-z0-9+/]{8,23}={1,2})(?=[ \t]*$)/gm, replace: REDACTED },
 ];
+
+/** The patterns, for the test that feeds every shipped regex adversarial lines. */
+export function redactionPatterns(): RegExp[] {
+  return PATTERNS.map((p) => p.re);
+}
 
 /** Text with every secret pattern replaced by `REDACTED`. */
 export function redactText(text: string): string {
