@@ -1,5 +1,6 @@
 // Small hostile bundles made by the tests that use them (issue 29's red-team cases): each is a
 // real bundle folder, packed where a case needs an archive.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -190,4 +191,51 @@ export function secretsBundle(root: string): string {
   const journal = [...key, ...TYPED_SECRETS.map((s, i) => `Nov 22 10:14:${String(10 + i).padStart(2, '0')} bootstrap.ocp4.example.com secret-user.sh[3100]: error: ${s.line}`)].join('\n');
   const bootkube = files['bootstrap/journals/bootkube.log'].replaceAll('etcdctl failed. Retrying in 5 seconds...', `etcdctl failed. Retrying in 5 seconds... (${TYPED_SECRETS[4].line})`);
   return writeTree(root, ROOT, { ...files, 'bootstrap/journals/bootkube.log': bootkube, 'bootstrap/journals/secret-user.log': `${journal}\n` });
+}
+
+/** Host and unit names with terminal escapes and bidirectional overrides, in the fixture bundle. */
+export function controlNamesBundle(root: string): string {
+  const files = { ...bundleFiles() };
+  const host = 'master\u202Eevil\u001b]0;pwned\u0007';
+  files['control-plane/10.0.0.9/network/hostname.txt'] = `${host}\n`;
+  files['control-plane/10.0.0.9/journals/kubelet.log'] = `Nov 22 10:20:00 ${host} kubelet.sh[2519]: E1122 10:20:00.000000    2519 kubelet.go:1] "failed" err="\u001b[2J\u2066x\u2069 connection refused"\n`;
+  return writeTree(root, ROOT, files);
+}
+
+/** One case of a hostile folder: its name, and whether it is a bundle that must analyze as the fixture does. */
+export interface FolderCase {
+  name: string;
+  good: boolean;
+}
+
+/**
+ * A triage folder of good bundles (the fixture's etcd failure) with every small hostile bundle of
+ * this round among them: Object's member names, an alias bomb, too many JSON values, typed
+ * secrets, a gather id of year 0099, control characters in names, a FIFO for a journal, a line
+ * that hangs a user rule (`hangingRulesDir`), and 5 000 container logs.
+ */
+export function hostileFolder(dir: string): FolderCase[] {
+  const cases: FolderCase[] = [];
+  const add = (name: string, good: boolean, make: (root: string) => void): void => {
+    make(join(dir, name));
+    cases.push({ name, good });
+  };
+  add('a-good', true, (r) => writeTree(r, ROOT, bundleFiles()));
+  add('b-proto-names', false, (r) => protoNamesBundle(r));
+  add('c-alias-bomb', false, (r) => manifestBundle(r, aliasBombManifest('$m', 63)));
+  add('d-json-values', false, (r) => writeTree(r, ROOT, { ...bundleFiles(), 'bootstrap/services/bootkube.json': `[${Array(4_100_000).fill('{}').join(',')}]` }));
+  add('e-good', true, (r) => writeTree(r, ROOT, bundleFiles()));
+  add('f-secrets', false, (r) => secretsBundle(r));
+  add('g-year-0099', false, (r) => bundleWithGatherId(r, '00991122111800'));
+  add('h-control-names', false, (r) => controlNamesBundle(r));
+  add('i-fifo-journal', false, (r) => {
+    const bundle = writeTree(r, ROOT, bundleFiles());
+    spawnSync('mkfifo', [join(bundle, 'bootstrap', 'journals', 'crio.log')]);
+  });
+  add('j-hangs-user-rule', false, (r) => hangingBundle(r));
+  mkdirSync(join(dir, 'k-many-containers'), { recursive: true });
+  writeFileSync(join(dir, 'k-many-containers', 'bundle.tar.gz'), manyContainersBundle(5_000));
+  cases.push({ name: 'k-many-containers', good: false });
+  add('l-good', true, (r) => writeTree(r, ROOT, bundleFiles()));
+  return cases;
 }
