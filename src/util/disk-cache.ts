@@ -156,8 +156,11 @@ function headerOf(kind: string, key: string, payload: Buffer): string {
   return `${MAGIC} ${FORMAT_VERSION} ${kind} ${key} ${sha256(payload)} ${payload.length}\n`;
 }
 
-/** Reads a regular file of this user's, opened without following links; at most `max` bytes, else undefined. */
-function readOwnFile(file: string, max: number): Buffer | undefined {
+/**
+ * `use` of a file opened without following links or waiting on a FIFO, when what was opened is a
+ * regular file of this user's that no one else can write; undefined otherwise or on any error.
+ */
+function withOwnFile<T>(file: string, use: (fd: number, st: Stats) => T | undefined): T | undefined {
   let fd: number;
   try {
     fd = openSync(file, OPEN_READ);
@@ -166,7 +169,18 @@ function readOwnFile(file: string, max: number): Buffer | undefined {
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || ownershipProblem(st) !== undefined || st.size > max) return undefined;
+    return st.isFile() && ownershipProblem(st) === undefined ? use(fd, st) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads a regular file of this user's (see withOwnFile); at most `max` bytes, else undefined. */
+function readOwnFile(file: string, max: number): Buffer | undefined {
+  return withOwnFile(file, (fd, st) => {
+    if (st.size > max) return undefined;
     const buf = Buffer.allocUnsafe(st.size);
     let got = 0;
     while (got < st.size) {
@@ -175,11 +189,7 @@ function readOwnFile(file: string, max: number): Buffer | undefined {
       got += n;
     }
     return buf;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /** The payload of the entry file `file` if it is a whole, unaltered entry of `kind`/`key`. */
@@ -239,23 +249,11 @@ export function cacheWrite(kind: string, key: string, text: string, keep = KEEP_
 
 /** When an entry file of `kind` was written, if bootlens wrote it (its name and header say so), else undefined. */
 function writtenByBootlens(file: string, kind: string, key: string): number | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, OPEN_READ);
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || ownershipProblem(st) !== undefined) return undefined;
+  return withOwnFile(file, (fd, st) => {
     const head = Buffer.alloc(MAX_HEADER);
     const n = readSync(fd, head, 0, MAX_HEADER, 0);
     return head.toString('latin1', 0, n).startsWith(`${MAGIC} ${FORMAT_VERSION} ${kind} ${key} `) ? st.mtimeMs : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /** Removes the oldest entries of `kind` beyond `keep`: only files bootlens can prove it wrote. */
