@@ -90,4 +90,23 @@ describe('walks over containers', () => {
     // A search per log read about count² / 2 = 500 000 items.
     expect(reads).toBeLessThan(10 * count);
   });
+
+  it('the generic reading finds a log\'s host once per bundle, not with a search of all hosts per log', async () => {
+    const files: Record<string, string> = { ...bundleFiles() };
+    const count = 500;
+    for (let i = 0; i < count; i++) files[`control-plane/10.1.${i >> 8}.${i & 255}/journals/kubelet.log`] = `Nov 22 10:20:00 m${i} kubelet.sh[1]: E1122 10:20:00.000000 1 kubelet.go:1] "x" err="connection refused"\n`;
+    const bundle = await readBundle(writeTree(tempDir('bootlens-hosts-'), ROOT, files));
+    expect(bundle.masters.length).toBeGreaterThanOrEqual(count);
+    let reads = 0;
+    const masters = new Proxy(bundle.masters, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const counted: Bundle = { ...bundle, masters };
+    lastErrorRule.check(contextFor(lastErrorRule, counted, buildTimeline(counted)));
+    // The rule walks the logs of every host a few times; a search per log read count² = 250 000.
+    expect(reads).toBeLessThan(50 * count);
+  });
 });
