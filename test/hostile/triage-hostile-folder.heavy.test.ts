@@ -1,5 +1,5 @@
 // The hostile folder of triage-hostile-folder.test.ts with a bundle that needs more memory than
-// its worker may have (100 000 container logs under --bundle-memory 128): that one is a
+// its worker may have (100 000 container logs under --bundle-memory 64): that one is a
 // failed-to-analyze record naming the limit, and the run goes on (`npm run test:hostile`).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,14 +18,14 @@ describe('triage of a bundle over its memory limit among good and hostile ones',
     mkdirSync(join(dir, 'm-100k-containers'));
     writeFileSync(join(dir, 'm-100k-containers', 'bundle.tar.gz'), manyContainersBundle(100_000));
     const jsonl = join(tempDir(), 'heavy.jsonl');
-    const r = spawnSync(process.execPath, [CLI, 'triage', dir, '--jobs', '2', '--bundle-memory', '128', '--jsonl', jsonl], { encoding: 'utf8', timeout: 590_000 });
+    const r = spawnSync(process.execPath, [CLI, 'triage', dir, '--jobs', '2', '--bundle-memory', '64', '--jsonl', jsonl], { encoding: 'utf8', timeout: 590_000 });
     expect(r.status, r.stderr).toBe(1);
     const records = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TriageRecord);
     expect(records.every(isTriageRecord)).toBe(true);
     expect(records.map((x) => x.bundle)).toEqual([...cases.map((c) => c.name), 'm-100k-containers'].sort());
     for (const c of cases.filter((x) => x.good)) expect(records.find((x) => x.bundle === c.name)).toMatchObject({ status: 'analyzed', verdict: { stage: 'bootstrap-etcd' } });
     expect(records.find((x) => x.bundle === 'm-100k-containers')).toEqual(
-      expect.objectContaining({ status: 'failed-to-analyze', error: 'over the memory limit: the analysis needed more than 128 MB of heap (--bundle-memory)' }),
+      expect.objectContaining({ status: 'failed-to-analyze', error: 'over the memory limit: the analysis needed more than 64 MB of heap (--bundle-memory)' }),
     );
   });
 });
