@@ -14,7 +14,7 @@ import { fixedCategory } from '../catalogue/load-catalogue.js';
 import { sourceName } from '../model/source-id.js';
 import type { Catalogue, CatalogueEntry } from '../catalogue/types.js';
 import { stageIndex, type CategoryId } from '../taxonomy.js';
-import { schemaValidator } from '../util/schema.js';
+import { validator as validateRuleSchema } from '../util/compiled-schemas/rule-schema.js';
 import { compileMatcher, type CompiledMatcher } from './matcher.js';
 import { explainSchemaError } from './schema-errors.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
@@ -95,7 +95,7 @@ export function loadRuleFile(file: string): YamlRuleDoc {
  * (where `at` knows it) and reason.
  */
 export function validateRuleDoc(doc: unknown, file: string, at: (path: string) => number | undefined): YamlRuleDoc {
-  const validate = schemaValidator('rule.schema.json');
+  const validate = validateRuleSchema;
   if (!validate(doc)) {
     const err = validate.errors?.[0];
     if (!err) throw new ConfigFileError(file, undefined, 'invalid rule');

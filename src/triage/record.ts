@@ -9,7 +9,7 @@ import { lineTemplate } from '../similarity/line-template.js';
 import { errorWeight } from '../similarity/tokens.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
 import { isValidEpochMs } from '../text/time.js';
-import { schemaValidator } from '../util/schema.js';
+import { validator as validateRecordSchema } from '../util/compiled-schemas/triage-record-schema.js';
 
 export const TRIAGE_RECORD_VERSION = 1;
 
@@ -206,7 +206,7 @@ const MAX_ERRORS = 20;
 
 /** Whether a value is a record as the schema defines it (every field of the right type). */
 export function isTriageRecord(value: unknown): value is TriageRecord {
-  return schemaValidator(TRIAGE_RECORD_SCHEMA)(value) === true;
+  return validateRecordSchema(value) === true;
 }
 
 /**
@@ -215,7 +215,7 @@ export function isTriageRecord(value: unknown): value is TriageRecord {
  */
 export function parseRecords(text: string, file: string): ParsedRecords {
   const out: ParsedRecords = { records: [], skipped: 0, errors: [] };
-  const validate = schemaValidator(TRIAGE_RECORD_SCHEMA);
+  const validate = validateRecordSchema;
   const skip = (line: number, why: string): void => {
     out.skipped++;
     if (out.errors.length < MAX_ERRORS) out.errors.push(`${file}:${line}: ${why}`);

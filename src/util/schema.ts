@@ -1,20 +1,22 @@
 // The JSON Schemas shipped in `schema/`, as validators compiled when bootlens is built
 // (`npm run schemas` writes `compiled-schemas/`): no schema is compiled, and no code is generated
-// or read back from disk, at run time.
+// or read back from disk, at run time. Modules on the start-up path import their own schema's
+// module (`compiled-schemas/rule-schema.js`) so that a run loads only the validators it uses;
+// this one serves the others and the tests by file name.
 import type { ValidateFunction } from 'ajv';
-import knownIssue from './compiled-schemas/known-issue-schema.js';
-import reportV1 from './compiled-schemas/report-v1-schema.js';
-import ruleCases from './compiled-schemas/rule-cases-schema.js';
-import rule from './compiled-schemas/rule-schema.js';
-import triageRecord from './compiled-schemas/triage-record-schema.js';
+import { validator as knownIssue } from './compiled-schemas/known-issue-schema.js';
+import { validator as reportV1 } from './compiled-schemas/report-v1-schema.js';
+import { validator as ruleCases } from './compiled-schemas/rule-cases-schema.js';
+import { validator as rule } from './compiled-schemas/rule-schema.js';
+import { validator as triageRecord } from './compiled-schemas/triage-record-schema.js';
 
 /** The schema files of `schema/` and their validators. */
 const VALIDATORS = new Map<string, ValidateFunction>([
-  ['known-issue.schema.json', knownIssue as unknown as ValidateFunction],
-  ['report-v1.schema.json', reportV1 as unknown as ValidateFunction],
-  ['rule-cases.schema.json', ruleCases as unknown as ValidateFunction],
-  ['rule.schema.json', rule as unknown as ValidateFunction],
-  ['triage-record.schema.json', triageRecord as unknown as ValidateFunction],
+  ['known-issue.schema.json', knownIssue],
+  ['report-v1.schema.json', reportV1],
+  ['rule-cases.schema.json', ruleCases],
+  ['rule.schema.json', rule],
+  ['triage-record.schema.json', triageRecord],
 ]);
 
 /** The validator of `schema/<file>`; its `errors` hold the last call's errors, as with ajv. */
