@@ -8,7 +8,7 @@ import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
 import { hasBackReference, isCatastrophic, regexLiterals } from '../text/regex-source.js';
 import { CATEGORIES, STAGES, isCategoryId, type CategoryId, type StageId } from '../taxonomy.js';
 import { packageRoot } from '../util/package-root.js';
-import { schemaValidator } from '../util/schema.js';
+import { validator as validateCatalogueSchema } from '../util/compiled-schemas/catalogue-schema.js';
 import type { Catalogue, CatalogueEntry, CategorySpec, MessageForm, MessageRole } from './types.js';
 
 /** A catalogue file that cannot be used (printed as `file:line: reason`). */
@@ -120,7 +120,7 @@ export function loadCatalogueFile(file: string, shownAs: string = file): Catalog
 export function parseCatalogueText(text: string, shownAs: string): CatalogueEntry[] {
   const yamlDoc = parseConfigYaml(text, shownAs, undefined, CatalogueError);
   const at = (path: string): number | undefined => yamlDoc.lineAt(path);
-  const validate = schemaValidator('catalogue.schema.json');
+  const validate = validateCatalogueSchema;
   if (!validate(yamlDoc.value)) {
     const errors = validate.errors ?? [];
     const hint = errors.map((e) => taxonomyHint(yamlDoc.value, e.instancePath)).find((h) => h !== undefined);
