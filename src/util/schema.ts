@@ -5,7 +5,6 @@
 // this one serves the others and the tests by file name.
 import type { ValidateFunction } from 'ajv';
 import { validator as catalogue } from './compiled-schemas/catalogue-schema.js';
-import { validator as knownIssue } from './compiled-schemas/known-issue-schema.js';
 import { validator as reportV1 } from './compiled-schemas/report-v1-schema.js';
 import { validator as ruleCases } from './compiled-schemas/rule-cases-schema.js';
 import { validator as rule } from './compiled-schemas/rule-schema.js';
@@ -14,7 +13,6 @@ import { validator as triageRecord } from './compiled-schemas/triage-record-sche
 /** The schema files of `schema/` and their validators. */
 const VALIDATORS = new Map<string, ValidateFunction>([
   ['catalogue.schema.json', catalogue],
-  ['known-issue.schema.json', knownIssue],
   ['report-v1.schema.json', reportV1],
   ['rule-cases.schema.json', ruleCases],
   ['rule.schema.json', rule],
