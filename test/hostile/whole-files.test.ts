@@ -2,7 +2,7 @@
 // (a full disk, here a file-size limit, which fails a write the same way) leaves no cut file and
 // the old one as it was; a knowledge-base entry that does not parse is named and skipped.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomicSync } from '../../src/util/atomic-write.js';
@@ -54,23 +54,22 @@ describe('kb add on a full disk', () => {
     const out = tempDir('bootlens-kb-full-');
     const r = cliLimited(0, ['kb', 'add', SAMPLE, '--id', 'csr-left-pending', '--title', 'CSRs left pending', '--stage', 'workers', '--category', 'csr-pending', '--fix', 'Approve them', '--reference', 'https://example.com/x', '--out', out]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/cannot write .*csr-left-pending\.yaml: EFBIG/);
+    expect(r.stderr).toMatch(/csr-left-pending\.yaml: cannot write: EFBIG/);
     expect(readdirSync(out)).toEqual([]);
 
-    // A copy of bootlens whose shipped knowledge base holds what a full disk left before this round: an empty entry and a cut one.
+    // A copy of bootlens whose catalogue holds what a full disk left of two kb add entries before this round: an empty file and a cut one.
     const pkg = tempDir('bootlens-pkg-');
     for (const part of ['package.json', 'schema', 'rules', 'dist/src']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
-    const kb = join(pkg, 'rules', 'known-issues');
-    mkdirSync(kb, { recursive: true });
-    writeFileSync(join(kb, 'left-empty.yaml'), '');
-    writeFileSync(join(kb, 'left-cut.yaml'), 'id: left-cut\ntitle: A cut entr');
+    const kb = join(pkg, 'rules', 'catalogue');
+    writeFileSync(join(kb, 'kb-left-empty.yaml'), '');
+    writeFileSync(join(kb, 'kb-left-cut.yaml'), 'program: failures reported with bootlens kb add\nrepository: openshift/installer\nentries:\n  - id: left-cut\n    title: A cut entr');
     const analyzed = spawnSync(process.execPath, [join(pkg, 'dist/src/cli/main.js'), 'analyze', SAMPLE, '-f', 'json'], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, BOOTLENS_CACHE_DIR: 'off' } });
     expect(analyzed.status).toBe(1);
     expect((JSON.parse(analyzed.stdout) as { verdict: { stage: string } }).verdict.stage).toBe('workers');
     const skipped = analyzed.stderr.trim().split('\n');
     expect(skipped).toHaveLength(2);
-    expect(skipped.join('\n')).toMatch(/knowledge-base entry skipped: .*left-cut\.yaml/);
-    expect(skipped.join('\n')).toMatch(/knowledge-base entry skipped: .*left-empty\.yaml/);
+    expect(skipped.join('\n')).toMatch(/knowledge-base entry skipped: .*kb-left-cut\.yaml/);
+    expect(skipped.join('\n')).toMatch(/knowledge-base entry skipped: .*kb-left-empty\.yaml/);
   });
 });
