@@ -115,8 +115,9 @@ const PATTERNS: Pattern[] = [
     replace: REDACTED,
   },
   // Authorization headers of any scheme (Bearer, Basic, Digest, Negotiate, token, AWS4-HMAC-SHA256,
-  // ...): everything after the scheme, to the end of the header's value (its quote or bracket,
-  // else the line).
+  // ...): a scheme's parameters (`username="x", response="..."`, `Credential=..., Signature=...`)
+  // all, to the end of the header's value (its quote or bracket, else the line); a single token
+  // (Bearer, Basic, token) itself, and what the log says after it stays (`: unauthorized`).
   {
     re: /\b((?:Proxy-)?Authorization\b["']?[ \t]*[:=][ \t]*(\[?)[ \t]*(["']?)[ \t]*)([A-Za-z][\w.-]*[ \t]+)?([^\n]*)/gi,
     replace: (m: string, head: string, bracket: string, quote: string, scheme: string | undefined, rest: string): string => {
@@ -124,6 +125,9 @@ const PATTERNS: Pattern[] = [
       const value = end >= 0 ? rest.slice(0, end) : rest;
       // Nothing, or the mark already; a lone word is prose (`authorization: denied`), not credentials.
       if (value.trim() === '' || value.startsWith(REDACTED) || (!scheme && /^[a-z]+\b/.test(value))) return m;
+      // Parameters: `name="…"` or `name=value,` (base64's `==` padding is no parameter).
+      const token = /^[A-Za-z][\w-]*=(?:"|[^\s=,]+,)/.test(value) ? undefined : /^[A-Za-z0-9._~+/=-]+/.exec(value)?.[0];
+      if (token) return `${head}${scheme ?? ''}${REDACTED}${rest.slice(token.length)}`;
       return `${head}${scheme ?? ''}${REDACTED}${end >= 0 ? rest.slice(end) : ''}`;
     },
   },
