@@ -60,8 +60,27 @@ export function termText(text: string): string {
 /** One line: cleaned, line breaks and tabs as single spaces, trimmed; at most `max` characters. */
 export function flatText(text: string | undefined, max = 4000): string {
   if (!text) return '';
-  const flat = cleanText(text).replace(/\s*[\n\t]\s*/g, ' ').trim();
+  const flat = oneLineSpaces(cleanText(text)).trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * Every run of whitespace that holds a line break or a tab, as one space. Split at the breaks,
+ * not a regex: `\s*[\n\t]\s*` rescanned a long run of spaces from every place in it (1.3 s on
+ * 64 KiB of spaces).
+ */
+function oneLineSpaces(text: string): string {
+  if (!text.includes('\n') && !text.includes('\t')) return text;
+  const parts = text.split(/[\n\t]/);
+  let out = parts[0].trimEnd();
+  for (let i = 1; i < parts.length; i++) {
+    const last = i === parts.length - 1;
+    const part = last ? parts[i].trimStart() : parts[i].trim();
+    // A part that was only whitespace between two breaks belongs to the one run.
+    if (part === '' && !last) continue;
+    out += ` ${part}`;
+  }
+  return out;
 }
 
 // HTML
