@@ -1,7 +1,7 @@
 // Small hostile bundles made by the tests that use them (issue 29's red-team cases): each is a
 // real bundle folder, packed where a case needs an archive.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bundleFiles, GATHER_ID, ROOT, writeTree } from '../support/fixture-bundle.js';
@@ -122,7 +122,7 @@ export function manyContainersBundle(count: number, line = ''): Buffer {
 }
 
 /** A journal line a backtracking user rule (`hangingRulesDir`) never finishes with. */
-export const HANGING_LINE = `Nov 22 10:15:05 bootstrap bootkube.sh[2507]: ${'a'.repeat(60)}b`;
+export const HANGING_LINE = `Nov 22 10:15:05 bootstrap bootkube.sh[2507]: x${'a'.repeat(60)}b`;
 
 /** The fixture bundle with `HANGING_LINE` in bootkube's journal. */
 export function hangingBundle(root: string, name = ROOT): string {
@@ -130,32 +130,62 @@ export function hangingBundle(root: string, name = ROOT): string {
   return writeTree(root, name, { ...files, 'bootstrap/journals/bootkube.log': `${files['bootstrap/journals/bootkube.log']}${HANGING_LINE}\n` });
 }
 
-/**
- * A rules folder with one user rule whose regex passes every load-time check and backtracks
- * exponentially on `HANGING_LINE` (`rules lint` refuses it; analyze does not lint).
- */
-export function hangingRulesDir(root: string): string {
-  const dir = join(root, 'rules');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'user-hanging.yaml'),
-    `id: user-hanging
-title: A user rule that backtracks
-stage: render
-category: unknown
-severity: error
-confidence: low
-description: A regex of alternatives that match the same text, under a star.
-fix: [Lint user rules before using them.]
-references: [https://example.com/user-rule]
+/** A user catalogue file (`program`, `repository` and the entries' YAML) for a rules folder's own catalogue. */
+export function userCatalogue(entries: string): string {
+  return `program: a user's rules\nrepository: example/user-rules\nentries:\n${entries}`;
+}
+
+/** A user catalogue entry matching `regex` on bootkube's journal, and its finding text. */
+export function userEntry(id: string, regex: string, says = 'a run of a', fix = 'Lint user rules before using them.', example = 'xaaa'): string {
+  return `  - id: ${id}
+    title: A user rule under test
+    role: cause
+    form: ${JSON.stringify(regex)}
+    origin: user-rules/${id}.yaml
+    stage: render
+    category: unknown
+    severity: error
+    fix:
+      - ${JSON.stringify(fix)}
+    references:
+      - https://example.com/user-rule
+    says: ${JSON.stringify(says)}
+    examples:
+      - line: ${JSON.stringify(example)}
+`;
+}
+
+/** A user rule that reports the catalogue entry of its own id, on bootkube's journal, with a firing and a near-miss example. */
+export function userRule(id: string): string {
+  return `id: ${id}
+confidence: high
 sources:
   - journal: bootkube
 match:
   any:
-    - regex: '(a|a)*$'
-message: 'a run of a'
-`,
-  );
+    - message: ${id}
+examples:
+  positive:
+    - unit: bootkube
+      lines:
+        - 'Nov 22 10:16:01 bootstrap bootkube.sh[2507]: etcdctl failed. Retrying in 5 seconds...'
+  negative:
+    - unit: bootkube
+      lines:
+        - 'Nov 22 10:16:01 bootstrap bootkube.sh[2507]: etcdctl answered.'
+`;
+}
+
+/**
+ * A rules folder: the shipped rules and catalogue, and one user rule whose regex passes every
+ * load-time check and backtracks exponentially on `HANGING_LINE` (`rules lint` refuses it;
+ * analyze does not lint).
+ */
+export function hangingRulesDir(root: string): string {
+  const dir = join(root, 'rules');
+  cpSync(join(process.cwd(), 'rules'), dir, { recursive: true });
+  writeFileSync(join(dir, 'user-hanging.yaml'), userRule('user-hanging'));
+  writeFileSync(join(dir, 'catalogue', 'user-hanging.yaml'), userCatalogue(userEntry('user-hanging', 'x(a|a)*$')));
   return dir;
 }
 
@@ -189,8 +219,9 @@ export function secretsBundle(root: string): string {
   const files = bundleFiles();
   const key = ['-----BEGIN RSA PRIVATE KEY-----', ...KEY_BODY, '-----END RSA PRIVATE KEY-----'].map((l) => `Nov 22 10:14:00 bootstrap.ocp4.example.com secret-user.sh[3100]: ${l}`);
   const journal = [...key, ...TYPED_SECRETS.map((s, i) => `Nov 22 10:14:${String(10 + i).padStart(2, '0')} bootstrap.ocp4.example.com secret-user.sh[3100]: error: ${s.line}`)].join('\n');
-  const bootkube = files['bootstrap/journals/bootkube.log'].replaceAll('etcdctl failed. Retrying in 5 seconds...', `etcdctl failed. Retrying in 5 seconds... (${TYPED_SECRETS[4].line})`);
-  return writeTree(root, ROOT, { ...files, 'bootstrap/journals/bootkube.log': bootkube, 'bootstrap/journals/secret-user.log': `${journal}\n` });
+  // In every file that prints it (the journal, the unit's status and its journal copy).
+  const withSecret = Object.fromEntries(Object.entries(files).map(([path, text]) => [path, text.replaceAll('etcdctl failed. Retrying in 5 seconds...', `etcdctl failed. Retrying in 5 seconds... (${TYPED_SECRETS[4].line})`)]));
+  return writeTree(root, ROOT, { ...withSecret, 'bootstrap/journals/secret-user.log': `${journal}\n` });
 }
 
 /** Host and unit names with terminal escapes and bidirectional overrides, in the fixture bundle. */

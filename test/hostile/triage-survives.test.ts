@@ -117,7 +117,7 @@ describe('gather ids and merge', () => {
     const records = recordsOf(out);
     expect(records).toHaveLength(4);
     expect(records.every(isTriageRecord)).toBe(true);
-    expect(records.map((r) => r.gatheredAt)).toEqual([undefined, undefined, undefined, Date.UTC(2026, 10, 22, 11, 18, 0)]);
+    expect(records.map((r) => r.gatheredAt)).toEqual([null, null, null, Date.UTC(2026, 10, 22, 11, 18, 0)]);
     const analyzed = spawnSync(process.execPath, [CLI, 'analyze', join(dir, 'case-00991122111800', 'log-bundle-00991122111800'), '-f', 'json'], { encoding: 'utf8' });
     expect((JSON.parse(analyzed.stdout) as { problems: { message: string }[] }).problems.map((p) => p.message)).toContain(
       'gather id 00991122111800 names a date before 1970 (or after 9999): not used as the time the bundle was gathered',
