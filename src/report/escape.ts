@@ -174,12 +174,19 @@ function longestRun(text: string, ch: string): number {
   return best;
 }
 
+/** `text` without the line breaks it ends in; a loop, as `/\n+$/` tried every run of them from each of its places. */
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 /**
  * A fenced code block holding `content` verbatim: the fence is one backtick longer than the
  * longest backtick run in the content (at least three), so no line of it can close the block.
  */
 export function mdFence(content: string, info = 'text'): string {
-  const body = cleanText(content).replace(/\n+$/, '');
+  const body = withoutTrailingNewlines(cleanText(content));
   const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
   return `${fence}${info.replace(/[`\s]/g, '')}\n${body}\n${fence}`;
 }
