@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Heavy hostile cases (100 000 logs, undecidable regexes) run in `npm run test:hostile`.
+    exclude: ['**/node_modules/**', 'test/**/*.heavy.test.ts'],
     setupFiles: ['test/support/setup.ts'],
     // Timeouts only stop a hang; no test relies on them for its result. Hooks build archives
     // and get the same room as tests (vitest's 10 s default failed under load).

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseYamlDocument, YamlError, type YamlDocument } from '../parsers/yaml-document.js';
 import type { Finding } from '../rules/types.js';
-import { globToRegExp } from '../util/glob.js';
+import { compileGlob } from '../util/glob.js';
 
 export interface Suppression {
   rule: string;
@@ -58,7 +58,7 @@ export function loadSuppressions(file: string): Suppression[] {
 function matches(s: Suppression, f: Finding): boolean {
   if (s.rule !== f.ruleId) return false;
   if (s.host) {
-    const re = globToRegExp(s.host);
+    const re = compileGlob(s.host);
     if (!f.hosts.some((h) => re.test(h))) return false;
   }
   if (s.message && !new RegExp(s.message).test(f.message)) return false;

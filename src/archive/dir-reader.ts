@@ -1,7 +1,9 @@
 // Reads an unpacked bundle folder as entries, in sorted order so output is deterministic.
-// Symlinks are recorded with their target and never followed.
-import { createReadStream } from 'node:fs';
-import { lstat, opendir, readlink } from 'node:fs/promises';
+// Symlinks are recorded with their target and never followed. A file is opened once, without
+// following a link or waiting on a FIFO, and read only if what was opened is a regular file: a
+// FIFO or a link swapped in after the listing is never read (a FIFO hung the read).
+import { constants } from 'node:fs';
+import { lstat, open, opendir, readlink, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { emptyBody, type ArchiveEntry, type EntryHandler, type ProblemSink } from './entry.js';
 
@@ -18,6 +20,28 @@ async function* counted(stream: AsyncIterable<Buffer>, onRead: (bytes: number) =
     onRead(chunk.length);
     yield chunk;
   }
+}
+
+/** Opens without following a link and without blocking on a FIFO. */
+const OPEN_FILE = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * The file at `path`, opened once, if what was opened is a regular file; else why not. What is
+ * read is what was checked: a FIFO, device or link put in the file's place after the listing is
+ * closed unread.
+ */
+export async function openRegularFile(path: string): Promise<FileHandle | string> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, OPEN_FILE);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ELOOP' ? 'replaced by a link while the folder was read: not followed' : `cannot open: ${code ?? (err as Error).message}`;
+  }
+  const st = await handle.stat().catch(() => undefined);
+  if (st?.isFile()) return handle;
+  await handle.close().catch(() => undefined);
+  return 'no longer a regular file when opened (a FIFO, a device or a folder took its place): not read';
 }
 
 /** Walks `root`; entry paths start with the folder's own name (`log-bundle-<ID>/...`). */
@@ -54,7 +78,12 @@ export async function readDirectory(root: string, handler: EntryHandler, report:
         const target = await readlink(full).catch(() => '');
         await handler({ path, type: 'symlink', linkTarget: target, body: emptyBody(), mtime: st.mtimeMs });
       } else if (st.isFile()) {
-        const stream = createReadStream(full, { highWaterMark: 256 * 1024 });
+        const handle = await openRegularFile(full);
+        if (typeof handle === 'string') {
+          report({ kind: 'corrupt-entry', file: path, message: handle });
+          continue;
+        }
+        const stream = handle.createReadStream({ highWaterMark: 256 * 1024 });
         const entry: ArchiveEntry = { path, type: 'file', size: st.size, mtime: st.mtimeMs, body: onRead ? counted(stream, onRead) : stream };
         try {
           await handler(entry);
@@ -62,6 +91,7 @@ export async function readDirectory(root: string, handler: EntryHandler, report:
           report({ kind: 'corrupt-entry', file: path, message: (err as Error).message });
         } finally {
           stream.destroy();
+          await handle.close().catch(() => undefined);
         }
       } else {
         await handler({ path, type: 'other', body: emptyBody() });

@@ -2,13 +2,13 @@
 // compile and cannot backtrack catastrophically, unique ids, and references between entries
 // (healedBy, overlaps) that name entries which exist. A bad file stops the load with file:line.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { ConfigFileError, parseConfigYaml } from '../parsers/config-file.js';
-import { isCatastrophic, regexLiterals } from '../text/regex-source.js';
+import { hasBackReference, isCatastrophic, regexLiterals } from '../text/regex-source.js';
 import { CATEGORIES, STAGES, isCategoryId, type CategoryId, type StageId } from '../taxonomy.js';
 import { packageRoot } from '../util/package-root.js';
-import { schemaValidator } from '../util/schema.js';
+import { validator as validateCatalogueSchema } from '../util/compiled-schemas/catalogue-schema.js';
 import type { Catalogue, CatalogueEntry, CategorySpec, MessageForm, MessageRole } from './types.js';
 
 /** A catalogue file that cannot be used (printed as `file:line: reason`). */
@@ -100,6 +100,7 @@ function compileRegex(source: string, flags: string, file: string, line: number 
   } catch (err) {
     throw new CatalogueError(file, line, `${what}: invalid regex /${source}/: ${(err as Error).message}`);
   }
+  if (hasBackReference(source)) throw new CatalogueError(file, line, `${what}: regex /${source}/ refers back to a group: no regex with a back-reference can be proven to match in linear time`);
   if (isCatastrophic(source)) throw new CatalogueError(file, line, `${what}: regex /${source}/ can backtrack catastrophically`);
   return re;
 }
@@ -119,7 +120,7 @@ export function loadCatalogueFile(file: string, shownAs: string = file): Catalog
 export function parseCatalogueText(text: string, shownAs: string): CatalogueEntry[] {
   const yamlDoc = parseConfigYaml(text, shownAs, undefined, CatalogueError);
   const at = (path: string): number | undefined => yamlDoc.lineAt(path);
-  const validate = schemaValidator('catalogue.schema.json');
+  const validate = validateCatalogueSchema;
   if (!validate(yamlDoc.value)) {
     const errors = validate.errors ?? [];
     const hint = errors.map((e) => taxonomyHint(yamlDoc.value, e.instancePath)).find((h) => h !== undefined);
@@ -208,6 +209,16 @@ export function makeCatalogue(entries: readonly CatalogueEntry[]): Catalogue {
 
 const loaded = new Map<string, { stamp: string; catalogue: Catalogue }>();
 
+/** Whether a catalogue file is a known failure `kb add` wrote. */
+function isKbFile(file: string): boolean {
+  return /^kb-.*\.ya?ml$/.test(basename(file));
+}
+
+/** Names a `kb add` entry left out, on stderr (control characters of a file name shown as spaces). */
+function skippedEntry(message: string): void {
+  process.stderr.write(`bootlens: knowledge-base entry skipped: ${message.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')}\n`);
+}
+
 /** Loads every file of a catalogue folder, once per process while its files stay the same. */
 export function loadCatalogue(dir: string = defaultCatalogueDir()): Catalogue {
   let files: string[];
@@ -223,7 +234,23 @@ export function loadCatalogue(dir: string = defaultCatalogueDir()): Catalogue {
   }).join('|');
   const hit = loaded.get(dir);
   if (hit && hit.stamp === stamp) return hit.catalogue;
-  const catalogue = makeCatalogue(files.flatMap((f) => loadCatalogueFile(f, relative(process.cwd(), f) || f)));
+  const shown = (f: string): string => relative(process.cwd(), f) || f;
+  // The catalogue's own files must load; an entry `kb add` wrote (`kb-<id>.yaml`) that does not
+  // (a full disk cut it, an id now taken) is named on stderr and left out: one bad entry must not
+  // stop every analysis.
+  const own = files.filter((f) => !isKbFile(f));
+  const entries = own.flatMap((f) => loadCatalogueFile(f, shown(f)));
+  for (const f of files.filter(isKbFile)) {
+    try {
+      const added = loadCatalogueFile(f, shown(f));
+      makeCatalogue([...entries, ...added]);
+      entries.push(...added);
+    } catch (err) {
+      if (!(err instanceof CatalogueError) && (err as NodeJS.ErrnoException).code === undefined) throw err;
+      skippedEntry(err instanceof CatalogueError ? err.message : `${shown(f)}: cannot read: ${(err as NodeJS.ErrnoException).code}`);
+    }
+  }
+  const catalogue = makeCatalogue(entries);
   loaded.set(dir, { stamp, catalogue });
   return catalogue;
 }

@@ -6,14 +6,15 @@ import { DEFAULT_READ_LIMITS } from '../archive/walk-bundle.js';
 import type { ReadOptions } from '../ingest/read-bundle.js';
 import { DEFAULT_STRUCTURED_LIMITS } from '../ingest/structured-limits.js';
 import { UsageError } from './exit-codes.js';
+import { nameTable } from '../util/name-table.js';
 
-const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+const UNITS = nameTable<number>({ '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 });
 
 /** `64M` → 67108864; plain numbers are bytes (or a count). */
 export function parseSize(value: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i.exec(value.trim());
   if (!m) throw new UsageError(`${flag} expects a number with an optional K/M/G/T suffix, not '${value}'`);
-  const n = Math.floor(Number(m[1]) * UNITS[m[2].toLowerCase()]);
+  const n = Math.floor(Number(m[1]) * (UNITS[m[2].toLowerCase()] ?? 1));
   if (n < 1) throw new UsageError(`${flag} must be at least 1`);
   return n;
 }
@@ -44,7 +45,9 @@ export interface LimitFlags {
   maxLineLength?: string;
   maxYamlBytes?: string;
   maxYamlAliases?: string;
+  maxYamlNodes?: string;
   maxJsonDepth?: string;
+  maxJsonNodes?: string;
 }
 
 function human(n: number): string {
@@ -64,7 +67,9 @@ export function addLimitOptions(cmd: Command): Command {
     .addOption(new Option('--max-line-length <n>', 'longer lines are cut and marked (default 64K)'))
     .addOption(new Option('--max-yaml-bytes <size>', `larger YAML files are not parsed (default ${human(s.maxYamlBytes)})`))
     .addOption(new Option('--max-yaml-aliases <n>', `YAML with more aliases is not parsed (default ${s.maxYamlAliases})`))
-    .addOption(new Option('--max-json-depth <n>', `deeper JSON is not parsed (default ${s.maxJsonDepth})`));
+    .addOption(new Option('--max-yaml-nodes <n>', `YAML with more nodes, aliases followed, is not parsed (default ${s.maxYamlNodes})`))
+    .addOption(new Option('--max-json-depth <n>', `deeper JSON is not parsed (default ${s.maxJsonDepth})`))
+    .addOption(new Option('--max-json-nodes <n>', `JSON with more values is not parsed (default ${s.maxJsonNodes})`));
 }
 
 /** The ReadOptions the flags ask for. */
@@ -79,6 +84,8 @@ export function readOptionsFrom(f: LimitFlags): Pick<ReadOptions, 'limits' | 'ma
   if (f.maxLineLength) out.maxLineLength = parseSize(f.maxLineLength, '--max-line-length');
   if (f.maxYamlBytes) structured.maxYamlBytes = parseSize(f.maxYamlBytes, '--max-yaml-bytes');
   if (f.maxYamlAliases) structured.maxYamlAliases = parseSize(f.maxYamlAliases, '--max-yaml-aliases');
+  if (f.maxYamlNodes) structured.maxYamlNodes = parseSize(f.maxYamlNodes, '--max-yaml-nodes');
   if (f.maxJsonDepth) structured.maxJsonDepth = parseSize(f.maxJsonDepth, '--max-json-depth');
+  if (f.maxJsonNodes) structured.maxJsonNodes = parseSize(f.maxJsonNodes, '--max-json-nodes');
   return out;
 }

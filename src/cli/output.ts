@@ -1,6 +1,7 @@
 // Writes a command's output to stdout or to `--output FILE`, and only there; says how wide text
-// may be. A reader that went away (`| head`) ends the output quietly; a failed write is one line.
-import { writeFile } from 'node:fs/promises';
+// may be. A reader that went away (`| head`) ends the output quietly; a failed write is one line,
+// and leaves the file as it was (written aside and renamed: whole or absent, never cut).
+import { writeFileAtomicSync } from '../util/atomic-write.js';
 import { UsageError } from './exit-codes.js';
 
 /** Set once stdout's reader has gone (EPIPE): later output is dropped, the exit code stays the result's. */
@@ -48,7 +49,7 @@ export async function emit(text: string, file: string | undefined): Promise<void
     return;
   }
   try {
-    await writeFile(file, text, { encoding: 'utf8' });
+    writeFileAtomicSync(file, text);
   } catch (err) {
     throw new UsageError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

@@ -9,7 +9,6 @@ import { checkRegexLinear, type RegexVerdict } from '../rules/matcher.js';
 import { catalogueDirOf, loadCatalogue } from '../catalogue/load-catalogue.js';
 import type { Catalogue } from '../catalogue/types.js';
 import { compileYamlRule, loadRuleFile, RuleError } from '../rules/yaml-rule.js';
-import { MATCH_WINDOW } from '../text/match-window.js';
 import { EXIT_FAILURE_FOUND, EXIT_OK, UsageError } from './exit-codes.js';
 import { emit } from './output.js';
 
@@ -29,7 +28,7 @@ export async function runRulesList(dir: string | undefined, format: string): Pro
 export async function runRulesLint(dir: string | undefined): Promise<number> {
   const root = dir ?? defaultRulesDir();
   const problems: string[] = [];
-  const regexChecks: (() => Promise<{ problem?: string; note?: string } | undefined>)[] = [];
+  const regexChecks: (() => Promise<string | undefined>)[] = [];
   const ids = new Map<string, string>();
   let files: string[];
   try {
@@ -71,12 +70,9 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
       problems.push(err instanceof RuleError ? err.message : `${file}: ${(err as Error).message}`);
     }
   }
-  // The ReDoS checker: a super-linear regex is a problem; one it could not decide is noted.
-  const notes: string[] = [];
-  for (const verdict of await inTurns(regexChecks, availableParallelism())) {
-    if (verdict?.problem) problems.push(verdict.problem);
-    else if (verdict?.note) notes.push(verdict.note);
-  }
+  // The ReDoS checker: a regex it does not prove linear (super-linear, undecided, or not checked)
+  // is a problem, as for the shipped rules; back-references were refused with the file.
+  for (const problem of await inTurns(regexChecks, availableParallelism())) if (problem) problems.push(problem);
   for (const r of BUILTIN_RULES) {
     if (ids.has(r.meta.id)) problems.push(`${r.meta.origin}: id '${r.meta.id}' is also used by ${ids.get(r.meta.id)}`);
     if (r.meta.references.length === 0) problems.push(`${r.meta.origin}: rule ${r.meta.id} has no references`);
@@ -89,8 +85,7 @@ export async function runRulesLint(dir: string | undefined): Promise<number> {
       problems.push(err instanceof RuleError ? err.message : `${casesFile}: ${(err as Error).message}`);
     }
   }
-  const noted = notes.map((n) => `note: ${n}\n`).join('');
-  const text = problems.length === 0 ? `${noted}${files.length} rule files and ${BUILTIN_RULES.length} built-in rules: no problems\n` : `${problems.join('\n')}\n${noted}${problems.length} problem(s)\n`;
+  const text = problems.length === 0 ? `${files.length} rule files and ${BUILTIN_RULES.length} built-in rules: no problems\n` : `${problems.join('\n')}\n${problems.length} problem(s)\n`;
   await emit(text, undefined);
   return problems.length === 0 ? EXIT_OK : EXIT_FAILURE_FOUND;
 }
@@ -112,16 +107,16 @@ async function inTurns<T>(tasks: readonly (() => Promise<T>)[], width: number): 
   return out;
 }
 
-/** One line per regex the checker rejects: the rule, the regex, the growth and the attack's shape. */
-async function lintRegex(file: string, id: string, source: string, flags = ''): Promise<{ problem?: string; note?: string } | undefined> {
+/** One line per regex the checker does not prove linear: the entry, the regex, and why (the growth and the attack's shape). */
+async function lintRegex(file: string, id: string, source: string, flags = ''): Promise<string | undefined> {
   let v: RegexVerdict;
   try {
     v = await checkRegexLinear(source, flags);
   } catch (err) {
-    return { note: `${file}: ${id}: regex /${oneLine(source)}/ was not checked for backtracking (${oneLine((err as Error).message)})` };
+    return `${file}: ${id}: regex /${oneLine(source)}/ could not be checked for backtracking (${oneLine((err as Error).message)}): only regexes proven linear are allowed`;
   }
-  if (v.status === 'super-linear') return { problem: `${file}: ${id}: regex /${oneLine(source)}/ backtracks super-linearly (${v.detail}) on input like ${oneLine(v.attack ?? '?')}` };
-  if (v.status === 'unknown') return { note: `${file}: ${id}: regex /${oneLine(source)}/ could not be proven linear (${oneLine(v.detail)}); lines are matched on their first ${MATCH_WINDOW / 1024} KiB only` };
+  if (v.status === 'super-linear') return `${file}: ${id}: regex /${oneLine(source)}/ backtracks super-linearly (${v.detail}) on input like ${oneLine(v.attack ?? '?')}`;
+  if (v.status === 'unknown') return `${file}: ${id}: regex /${oneLine(source)}/ could not be proven linear (${oneLine(v.detail)}): only regexes proven linear are allowed`;
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import type { Rule } from '../rules/types.js';
 import type { StageStatus } from '../timeline/types.js';
 import { errorWeight } from '../similarity/tokens.js';
 import { TemplateCounter, type TemplateStat } from './template-counter.js';
+import { byCodeUnits } from '../util/byte-order.js';
 
 export interface BundleDiff {
   good: { name: string; verdict: AnalysisResult['verdict'] };
@@ -57,7 +58,7 @@ export async function diffBundles(goodPath: string, badPath: string, rules: read
     .filter((s) => s.good !== s.bad);
 
   const fresh = [...badCounter.templates.values()].filter((t) => !goodCounter.templates.has(t.template));
-  fresh.sort((a, b) => Number(errorLike(b.template)) - Number(errorLike(a.template)) || b.count - a.count || a.template.localeCompare(b.template));
+  fresh.sort((a, b) => Number(errorLike(b.template)) - Number(errorLike(a.template)) || b.count - a.count || byCodeUnits(a.template, b.template));
 
   const before = conditions(good.bundle);
   const after = conditions(bad.bundle);

@@ -2,6 +2,7 @@
 // cap new templates are only counted as overflow).
 import type { LogRef } from '../model/source-id.js';
 import type { LineObserver } from '../specs/line-filter.js';
+import { privateKeyLines } from '../redact/redact.js';
 import { templateOf } from '../similarity/line-template.js';
 
 export interface TemplateStat {
@@ -22,7 +23,10 @@ export class TemplateCounter {
 
   /** The observer to hand to readBundle's `observeLines`. */
   observer = (log: LogRef): LineObserver => {
-    return (raw, line) => {
+    // A private key printed one line per journal line is one redacted line, never templates of its body.
+    const keys = privateKeyLines();
+    return (text, line) => {
+      const raw = keys(text);
       if (raw.length === 0) return;
       const template = templateOf(raw.length > 2000 ? raw.slice(0, 2000) : raw);
       const seen = this.templates.get(template);

@@ -14,6 +14,7 @@ import type {
   ReadProblem,
 } from '../model/types.js';
 import { hostKey, type HostSelector } from '../model/source-id.js';
+import { byCodeUnits } from '../util/byte-order.js';
 
 /** A map keyed by names from the bundle: a null prototype keeps `__proto__` a plain key. */
 function dict<T>(): Record<string, T> {
@@ -126,7 +127,7 @@ export class BundleBuilder {
       .sort((a, b) => a.address.localeCompare(b.address, 'en', { numeric: true }));
     for (const host of this.hosts.values()) {
       host.hostname ??= host.network?.hostname;
-      host.containers.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id.localeCompare(b.id));
+      host.containers.sort((a, b) => byCodeUnits(a.name ?? '', b.name ?? '') || byCodeUnits(a.id, b.id));
     }
     const bundle: Bundle = {
       meta: {

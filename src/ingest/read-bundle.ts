@@ -12,7 +12,7 @@ import { decodeText, sniffEncoding, utf16ToUtf8 } from '../parsers/text-input.js
 import { rowOfKind, type OnceRow, type SourceRow, type SourceSpec, type StreamRow } from '../specs/bundle-sources.js';
 import { classifyPath } from '../specs/layout.js';
 import type { LogRef, SourceId } from '../model/source-id.js';
-import { gatherIdTime } from '../text/time.js';
+import { gatherIdProblem, gatherIdTime } from '../text/time.js';
 import { BundleBuilder } from './bundle-builder.js';
 import { DEFAULT_STRUCTURED_LIMITS, structuredRefusal, type StructuredLimits } from './structured-limits.js';
 import { JournalCollector } from './journal-collector.js';
@@ -116,7 +116,11 @@ class Router {
         return;
       }
     }
-    if (cls.gatherId && !this.builder.gatherId) this.builder.gatherId = cls.gatherId;
+    if (cls.gatherId && !this.builder.gatherId) {
+      this.builder.gatherId = cls.gatherId;
+      const problem = gatherIdProblem(cls.gatherId);
+      if (problem) this.report({ kind: 'unparseable', file: file.path, message: problem });
+    }
     // Year-less journal times need a year: the gather id's. A bundle's own file sets it, never a
     // note beside it; without a gather id, the date of the first file of the bundle.
     const gathered = cls.gatherId ? gatherIdTime(cls.gatherId) : undefined;
@@ -198,7 +202,8 @@ class Router {
       this.report({ kind: 'limit', file: source.file, message: refusal, leftOut: true });
       return;
     }
-    const ctx = { spec, source, referenceTime: this.referenceTime };
+    const yamlLimits = { maxBytes: this.structuredLimits.maxYamlBytes, maxNodes: this.structuredLimits.maxYamlNodes };
+    const ctx = { spec, source, referenceTime: this.referenceTime, yamlLimits };
     row.store(this.builder, spec, this.adopt(row.parse(text, ctx), source.file), ctx);
   }
 

@@ -6,6 +6,7 @@ import { createMiner, type CandidateOptions, type CandidateTemplate } from '../s
 import { loadKnowledgeBase, type KnownIssue } from '../similarity/knowledge-base.js';
 import { findSimilar, type SimilarityMode, type SimilarLine } from '../similarity/match.js';
 import { KbOptionError, type KbReadOptions } from './add-entry.js';
+import { byCodeUnits } from '../util/byte-order.js';
 
 async function mineBundle(bundle: string, read: KbReadOptions | undefined, candidates: CandidateOptions): Promise<CandidateTemplate[]> {
   const miner = createMiner();
@@ -99,7 +100,7 @@ export async function checkEntries(options: KbCheckOptions): Promise<KbCheckResu
     const hit = new Set(matched.map((m) => m.id));
     unmatched = kb.map((e) => e.id).filter((id) => !hit.has(id));
   }
-  const order = (a: KbCheckMatch, b: KbCheckMatch): number => a.id.localeCompare(b.id) || b.score - a.score || a.bundle.localeCompare(b.bundle);
+  const order = (a: KbCheckMatch, b: KbCheckMatch): number => byCodeUnits(a.id, b.id) || b.score - a.score || byCodeUnits(a.bundle, b.bundle);
   return { entries: kb.length, noisy: noisy.sort(order), unmatched, matched: matched.sort(order), unreadable };
 }
 

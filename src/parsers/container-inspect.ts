@@ -4,6 +4,7 @@ import { parseIsoTime } from '../text/time.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
 import { clip, splitLines, stripBom } from './text-input.js';
 import { type JsonObject, get, int, isObject, jsonValueEnd, str } from './json-fields.js';
+import { nameTable } from '../util/name-table.js';
 
 // Control characters other than tab/CR/LF, or the replacement character: not a message.
 const BINARY_RE = /[\u0000-\u0008\u000e-\u001f\ufffd]/;
@@ -140,12 +141,12 @@ function trailingProblem(tool: string, text: string, end: number): ParseProblem 
   return { kind: 'unparseable', message: `${tool} printed after its JSON: ${line}`, line: lineNo };
 }
 
-const CRI_STATES: Record<string, string> = {
+const CRI_STATES = nameTable<string>({
   CONTAINER_RUNNING: 'running',
   CONTAINER_EXITED: 'exited',
   CONTAINER_CREATED: 'created',
   CONTAINER_UNKNOWN: 'unknown',
-};
+});
 
 function criContainer(status: JsonObject, source: SourceRef): Container {
   const c: Container = { runtime: 'cri-o', id: str(status, 'id') ?? '', inspectSource: source };

@@ -2,7 +2,7 @@
 import type { HostPathVolume, PodContainerSpec, SourceRef, StaticPod } from '../model/types.js';
 import { parsed, type Parsed, type ParseProblem } from './parsed.js';
 import { clip, splitLines, stripBom } from './text-input.js';
-import { loadYamlStream, yamlErrorAt } from './yaml-document.js';
+import { DATA_YAML_LIMITS, loadYamlStream, YamlError, yamlErrorAt, type YamlLimits } from './yaml-document.js';
 import { type JsonObject, get, isObject, str } from './json-fields.js';
 
 const DOC_SEPARATOR_RE = /^---(?:[ \t].*)?$/;
@@ -90,7 +90,7 @@ function hostPaths(spec: unknown): HostPathVolume[] {
  * Parses every `kind: Pod` document of a YAML file (one or many documents). Other documents are
  * ignored without a problem; a document that is not valid YAML becomes a problem at its line.
  */
-export function parseStaticPods(text: string, source: SourceRef): Parsed<StaticPod[]> {
+export function parseStaticPods(text: string, source: SourceRef, limits: YamlLimits = DATA_YAML_LIMITS): Parsed<StaticPod[]> {
   const body = stripBom(text);
   if (body.trim() === '') return parsed([], [{ kind: 'empty', message: 'manifest file is empty' }]);
   const pods: StaticPod[] = [];
@@ -98,12 +98,13 @@ export function parseStaticPods(text: string, source: SourceRef): Parsed<StaticP
   for (const chunk of splitDocuments(body)) {
     let docs: unknown[];
     try {
-      docs = loadYamlStream(chunk.text);
+      docs = loadYamlStream(chunk.text, limits);
     } catch (e) {
       const at = yamlErrorAt(e);
+      const limit = e instanceof YamlError;
       problems.push({
-        kind: 'unparseable',
-        message: clip(`invalid YAML: ${at.reason}`),
+        kind: limit ? 'limit' : 'unparseable',
+        message: clip(limit ? `YAML not parsed: ${at.reason}` : `invalid YAML: ${at.reason}`),
         line: at.line === undefined ? chunk.contentLine : chunk.firstLine + at.line - 1,
       });
       continue;

@@ -1,4 +1,5 @@
 // Escaping for every report format: bundle text is hostile until escaped for the terminal, HTML, JSON data islands, Markdown and XML.
+import { nameTable } from '../util/name-table.js';
 
 /** ANSI CSI / OSC / two-byte escape sequences, as a terminal log line may carry them. */
 // eslint-disable-next-line no-control-regex
@@ -6,14 +7,24 @@ const ANSI_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|
 /** C0 and C1 controls except tab and newline. */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * Bidirectional overrides, embeddings, isolates and marks: a host name holding U+202E shows its
+ * text reversed, in a ticket as on a terminal (the "Trojan Source" reordering).
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The visible stand-in of a bidirectional control: `<U+202E>`. */
+function visibleBidi(c: string): string {
+  return `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
+}
 
 /**
  * Text fit for display: ANSI escape sequences removed, other control characters (NUL, bell,
- * a bare ESC, carriage return...) shown as a space, so no format can be steered by them.
- * Tab and newline stay.
+ * a bare ESC, carriage return...) shown as a space, bidirectional controls shown as `<U+202E>`,
+ * so no format can be steered or reordered by them. Tab and newline stay.
  */
 export function cleanText(text: string): string {
-  return text.replace(ANSI_SEQUENCE, '').replace(CONTROL, ' ');
+  return text.replace(ANSI_SEQUENCE, '').replace(CONTROL, ' ').replace(BIDI, visibleBidi);
 }
 
 // Terminal
@@ -49,8 +60,27 @@ export function termText(text: string): string {
 /** One line: cleaned, line breaks and tabs as single spaces, trimmed; at most `max` characters. */
 export function flatText(text: string | undefined, max = 4000): string {
   if (!text) return '';
-  const flat = cleanText(text).replace(/\s*[\n\t]\s*/g, ' ').trim();
+  const flat = oneLineSpaces(cleanText(text)).trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * Every run of whitespace that holds a line break or a tab, as one space. Split at the breaks,
+ * not a regex: `\s*[\n\t]\s*` rescanned a long run of spaces from every place in it (1.3 s on
+ * 64 KiB of spaces).
+ */
+function oneLineSpaces(text: string): string {
+  if (!text.includes('\n') && !text.includes('\t')) return text;
+  const parts = text.split(/[\n\t]/);
+  let out = parts[0].trimEnd();
+  for (let i = 1; i < parts.length; i++) {
+    const last = i === parts.length - 1;
+    const part = last ? parts[i].trimStart() : parts[i].trim();
+    // A part that was only whitespace between two breaks belongs to the one run.
+    if (part === '' && !last) continue;
+    out += ` ${part}`;
+  }
+  return out;
 }
 
 // HTML
@@ -72,11 +102,11 @@ export class SafeHtml {
 /** What may be interpolated into `html`: text (escaped), safe markup, or lists of either. */
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
-const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const HTML_ENTITIES = nameTable<string>({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' });
 
 /** Text escaped for HTML content and quoted attribute values; control characters cleaned. */
 export function escapeHtml(text: string): string {
-  return cleanText(text).replace(/[&<>"'`]/g, (c) => HTML_ENTITIES[c]);
+  return cleanText(text).replace(/[&<>"'`]/g, (c) => HTML_ENTITIES[c] ?? c);
 }
 
 function htmlValue(v: HtmlValue): string {
@@ -144,12 +174,19 @@ function longestRun(text: string, ch: string): number {
   return best;
 }
 
+/** `text` without the line breaks it ends in; a loop, as `/\n+$/` tried every run of them from each of its places. */
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 /**
  * A fenced code block holding `content` verbatim: the fence is one backtick longer than the
  * longest backtick run in the content (at least three), so no line of it can close the block.
  */
 export function mdFence(content: string, info = 'text'): string {
-  const body = cleanText(content).replace(/\n+$/, '');
+  const body = withoutTrailingNewlines(cleanText(content));
   const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
   return `${fence}${info.replace(/[`\s]/g, '')}\n${body}\n${fence}`;
 }
@@ -230,9 +267,9 @@ export function splitCode(text: string): { text: string; code: boolean }[] {
 // eslint-disable-next-line no-control-regex
 const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** Text with ANSI sequences removed and characters XML cannot hold dropped. */
+/** Text with ANSI sequences removed, characters XML cannot hold dropped, bidirectional controls shown as `<U+202E>`. */
 export function xmlClean(text: string): string {
-  return text.replace(ANSI_SEQUENCE, '').replace(XML_INVALID, '');
+  return text.replace(ANSI_SEQUENCE, '').replace(XML_INVALID, '').replace(BIDI, visibleBidi);
 }
 
 /** Text escaped for XML content or a double-quoted attribute (line breaks kept as `&#10;`). */

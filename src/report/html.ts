@@ -19,6 +19,8 @@ import {
   verdictHeadline,
 } from './summary.js';
 import { maxOf, minOf } from '../util/arrays.js';
+import { nameTable } from '../util/name-table.js';
+import { byCodeUnits } from '../util/byte-order.js';
 
 /** The analyze report's policy: its one stylesheet and one script, named by hash. */
 export function contentSecurityPolicy(): string {
@@ -49,7 +51,7 @@ const AXIS_H = 34;
 const GROUP_H = 26;
 const ROW_H = 24;
 
-const GROUP_LABEL: Record<string, string> = { bootstrap: 'Bootstrap host', masters: 'Masters', workers: 'Workers', cluster: 'Cluster-wide' };
+const GROUP_LABEL = nameTable<string>({ bootstrap: 'Bootstrap host', masters: 'Masters', workers: 'Workers', cluster: 'Cluster-wide' });
 
 /** Stages placed on the strip, per host group; stages with no host, time or verdict are left to the table. */
 function hostGroups(r: AnalysisResult): { name: string; stages: StageState[] }[] {
@@ -60,7 +62,7 @@ function hostGroups(r: AnalysisResult): { name: string; stages: StageState[] }[]
     for (const h of s.hosts.length > 0 ? s.hosts : [STAGE_HOME[s.id]]) groups.set(h, [...(groups.get(h) ?? []), s]);
   }
   const rank = (n: string): number => (isStageHome(n) ? STAGE_HOMES.indexOf(n) : STAGE_HOMES.length);
-  return [...groups.entries()].sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0])).map(([name, stages]) => ({ name, stages }));
+  return [...groups.entries()].sort((a, b) => rank(a[0]) - rank(b[0]) || byCodeUnits(a[0], b[0])).map(([name, stages]) => ({ name, stages }));
 }
 
 function timeRange(r: AnalysisResult): { t0: number; t1: number } | undefined {

@@ -3,6 +3,7 @@
 import type { Bundle, Host, Journal, LogSummary, ServiceRecord } from '../model/types.js';
 import { bundleHosts } from '../model/walk.js';
 import { fitWidth, formatBytes, formatTime, layoutWidth, oneLine, renderTable } from './format.js';
+import { byCodeUnits } from '../util/byte-order.js';
 
 export interface InspectTextOptions {
   /** Columns to fit tables into; `Infinity` for full lines (`--wide`). */
@@ -85,7 +86,7 @@ export function renderInspectText(bundle: Bundle, opts: InspectTextOptions = {})
 
   const journals = table(['Host', 'Unit', 'Lines', 'From', 'To', 'Notes']);
   for (const h of hosts(bundle)) {
-    for (const j of Object.values(h.journals).sort((a, b) => a.unit.localeCompare(b.unit))) {
+    for (const j of Object.values(h.journals).sort((a, b) => byCodeUnits(a.unit, b.unit))) {
       journals.push([hostLabel(h), j.unit, String(j.lineCount), formatTime(j.firstTime), formatTime(j.lastTime), journalNote(j)]);
     }
   }

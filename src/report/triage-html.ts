@@ -8,6 +8,7 @@ import { html, SafeHtml } from './escape.js';
 import { pageHead, pagePolicy } from './html-page.js';
 import { formatTime } from './format.js';
 import { pct, UNCLASSIFIED_NOTE } from './triage-text.js';
+import { byCodeUnits } from '../util/byte-order.js';
 
 /** The page's only stylesheet: screen and print, no fonts or images from anywhere. */
 export const TRIAGE_CSS = `
@@ -154,7 +155,7 @@ ${records.map(
 
 function signatureDetails(g: SignatureGroup, records: readonly TriageRecord[] | undefined): SafeHtml {
   const sig = g.signature;
-  const mine = records?.filter((r) => r.status === 'analyzed' && r.signature?.id === sig.id).sort((a, b) => a.path.localeCompare(b.path));
+  const mine = records?.filter((r) => r.status === 'analyzed' && r.signature?.id === sig.id).sort((a, b) => byCodeUnits(a.path, b.path));
   const title = `${sig.stage ?? '-'} / ${sig.category ?? '-'}`;
   return html`<details class="signature" id="${anchor(g)}" data-signature="${sig.id}">
 <summary><code>${sig.id}</code> <span class="tag ${statusOf(g)}">${title}</span> <span class="count">${g.count}</span> ${g.count === 1 ? 'bundle' : 'bundles'}</summary>

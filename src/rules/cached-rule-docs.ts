@@ -1,12 +1,14 @@
-// Rule files parsed and validated once: parsing the YAML of every rule is most of loading the
-// rules, so the validated documents are cached on disk as JSON, keyed by every file's path and
-// text, the rule schema and the code that validates them. Any change is a new key; a file set
-// with a bad rule is never cached (the load throws first), so errors always come from a real load.
+// Rule files parsed once: parsing the YAML of every rule is most of loading the rules, so the
+// validated documents are cached on disk as JSON, keyed by every file's path and text, the rule
+// schema and the code that validates them. Any change is a new key; a file set with a bad rule
+// is never cached (the load throws first), so errors always come from a real load. What comes
+// back from the cache is validated again like a file (the YAML parse is what is saved): an
+// edited entry cannot change a verdict.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cacheKey, cacheRead, cacheWrite } from '../util/disk-cache.js';
 import { packageRoot } from '../util/package-root.js';
-import type { YamlRuleDoc } from './yaml-rule.js';
+import { validateRuleDoc, type YamlRuleDoc } from './yaml-rule.js';
 
 /** The sources of validation: a changed check must not be skipped by an old cached result. */
 function validatorSources(): string[] {
@@ -24,17 +26,15 @@ export function cachedRuleDocs(files: readonly string[], load: (file: string) =>
     key = undefined;
   }
   if (key !== undefined) {
-    const hit = cacheRead('rules', `${key}.json`);
-    if (hit !== undefined) {
-      try {
-        const docs = JSON.parse(hit) as YamlRuleDoc[];
-        if (Array.isArray(docs) && docs.length === files.length) return docs;
-      } catch {
-        // A damaged cache file: load for real below and write it again.
-      }
-    }
+    // Any doubt about an entry (damaged, edited, of another shape) is a miss: loaded for real below.
+    const hit = cacheRead('rules', key, (text) => {
+      const docs: unknown = JSON.parse(text);
+      if (!Array.isArray(docs) || docs.length !== files.length) return undefined;
+      return docs.map((doc, i) => validateRuleDoc(doc, files[i], () => undefined));
+    });
+    if (hit) return hit;
   }
   const docs = files.map(load);
-  if (key !== undefined) cacheWrite('rules', `${key}.json`, JSON.stringify(docs));
+  if (key !== undefined) cacheWrite('rules', key, JSON.stringify(docs));
   return docs;
 }

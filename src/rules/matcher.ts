@@ -5,7 +5,7 @@ import { cacheKey, cacheRead, cacheWrite } from '../util/disk-cache.js';
 import { matchWindow } from '../text/match-window.js';
 import { isCatastrophic, regexLiterals } from '../text/regex-source.js';
 
-export { isCatastrophic, regexLiterals } from '../text/regex-source.js';
+export { hasBackReference, isCatastrophic, regexLiterals } from '../text/regex-source.js';
 
 export interface MatcherSpec {
   contains?: string;
@@ -23,6 +23,7 @@ export interface CompiledMatcher {
   test(line: string): Record<string, string> | undefined;
   describe: string;
 }
+
 
 /** What the ReDoS checker says of a regex. */
 export interface RegexVerdict {
@@ -43,18 +44,20 @@ export interface RegexVerdict {
 export async function checkRegexLinear(source: string, flags = '', timeoutMs = 20_000): Promise<RegexVerdict> {
   // A decided verdict is the same on every run (step limits): kept in the start-up cache.
   const key = cacheKey('redos-v1', source, flags);
-  const cached = cacheRead('redos', `${key}.json`);
-  if (cached !== undefined) {
-    try {
-      return JSON.parse(cached) as RegexVerdict;
-    } catch {
-      // a damaged entry: checked again below
-    }
-  }
+  const cached = cacheRead('redos', key, decodeVerdict);
+  if (cached) return cached;
   const verdict = await runChecker(source, flags, timeoutMs);
   // One small entry per regex: room for every shipped and user rule.
-  if (verdict.status !== 'unknown') cacheWrite('redos', `${key}.json`, JSON.stringify(verdict), 2000);
+  if (verdict.status !== 'unknown') cacheWrite('redos', key, JSON.stringify(verdict), 2000);
   return verdict;
+}
+
+/** A decided verdict read back from the cache, or undefined when it is not one. */
+function decodeVerdict(text: string): RegexVerdict | undefined {
+  const v = JSON.parse(text) as Partial<Record<keyof RegexVerdict, unknown>> | null;
+  if (v === null || typeof v !== 'object' || (v.status !== 'linear' && v.status !== 'super-linear') || typeof v.detail !== 'string') return undefined;
+  if (v.attack !== undefined && typeof v.attack !== 'string') return undefined;
+  return { status: v.status, detail: v.detail, ...(typeof v.attack === 'string' ? { attack: v.attack } : {}) };
 }
 
 async function runChecker(source: string, flags: string, timeoutMs: number): Promise<RegexVerdict> {

@@ -20,10 +20,12 @@ const PLACEHOLDER = /\{([A-Za-z_]\w*)\}/g;
  * ("(1 failed checks)" reads "(1 failed check)").
  */
 export function fillPlaceholders(template: string, values: Readonly<Record<string, string>>): string {
-  const missing = (key: string): boolean => values[key] === undefined;
+  // Own keys only: `{constructor}` names no value, not the prototype's function.
+  const has = (key: string): boolean => Object.hasOwn(values, key) && values[key] !== undefined;
+  const missing = (key: string): boolean => !has(key);
   const said = template.replace(/ ?\([^()]*\)/g, (seg) => ([...seg.matchAll(PLACEHOLDER)].some((m) => missing(m[1])) ? '' : seg));
-  const parts = said.split('{count}').map((part) => part.replace(PLACEHOLDER, (whole, key: string) => values[key] ?? whole));
-  const count = values.count;
+  const parts = said.split('{count}').map((part) => part.replace(PLACEHOLDER, (whole, key: string) => (has(key) ? values[key] : whole)));
+  const count = has('count') ? values.count : undefined;
   if (count === undefined) return parts.join('{count}');
   const after = (part: string): string => {
     if (count !== '1') return part;

@@ -14,7 +14,7 @@ import { schemaValidator } from '../util/schema.js';
 import { runRules } from './engine.js';
 import { explainSchemaError } from './schema-errors.js';
 import { builtinCasesFile } from './registry.js';
-import { globToRegExp } from '../util/glob.js';
+import { compileGlob } from '../util/glob.js';
 import { LOG_NAMES } from '../specs/bundle-sources.js';
 import { describeSource, examplePath, exampleSource, sourceAppliesTo, type RuleSource } from './sources.js';
 import type { Finding, Rule, RuleStatus } from './types.js';
@@ -110,7 +110,7 @@ function sourceFor(doc: YamlRuleDoc, ex: RuleExample): RuleSource {
     if (kind === 'journal') return 'journal' in s;
     if (kind === 'unit-status') return 'unit-status' in s;
     if (kind === 'container') return 'container' in s;
-    if (kind === 'service') return 'service' in s && (ex.service === undefined || globToRegExp(s.service).test(ex.service));
+    if (kind === 'service') return 'service' in s && (ex.service === undefined || compileGlob(s.service).test(ex.service));
     if (kind === 'resource') return 'resource' in s && (ex.resource === undefined || s.resource === ex.resource);
     return LOG_KINDS.has(kind) && 'log' in s && s.log === kind;
   });

@@ -9,11 +9,12 @@ export { ConfigFileError as RuleError, parseConfigYaml as parseRuleYaml } from '
 import type { LineFilter } from '../specs/line-filter.js';
 import { filterId } from '../model/source-id.js';
 import { CAUSE_SPECIFICITY, type LineOrigin } from '../catalogue/classify.js';
+import { globProblem } from '../util/glob.js';
 import { fixedCategory } from '../catalogue/load-catalogue.js';
 import { sourceName } from '../model/source-id.js';
 import type { Catalogue, CatalogueEntry } from '../catalogue/types.js';
 import { stageIndex, type CategoryId } from '../taxonomy.js';
-import { schemaValidator } from '../util/schema.js';
+import { validator as validateRuleSchema } from '../util/compiled-schemas/rule-schema.js';
 import { compileMatcher, type CompiledMatcher } from './matcher.js';
 import { explainSchemaError } from './schema-errors.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
@@ -84,11 +85,17 @@ function durationMs(text: string): number {
 
 /** Reads and validates one rule file. Throws RuleError with file, line and reason. */
 export function loadRuleFile(file: string): YamlRuleDoc {
-  const text = readFileSync(file, 'utf8');
-  const yamlDoc = parseConfigYaml(text, file);
-  const doc = yamlDoc.value;
-  const at = (path: string): number | undefined => yamlDoc.lineAt(path);
-  const validate = schemaValidator('rule.schema.json');
+  const yamlDoc = parseConfigYaml(readFileSync(file, 'utf8'), file);
+  return validateRuleDoc(yamlDoc.value, file, (path) => yamlDoc.lineAt(path));
+}
+
+/**
+ * Checks a rule document (parsed from its file, or read back from the start-up cache, which is
+ * never trusted): schema, id = file name, examples. Throws ConfigFileError with file, line
+ * (where `at` knows it) and reason.
+ */
+export function validateRuleDoc(doc: unknown, file: string, at: (path: string) => number | undefined): YamlRuleDoc {
+  const validate = validateRuleSchema;
   if (!validate(doc)) {
     const err = validate.errors?.[0];
     if (!err) throw new ConfigFileError(file, undefined, 'invalid rule');
@@ -97,6 +104,14 @@ export function loadRuleFile(file: string): YamlRuleDoc {
   }
   const rule = doc as YamlRuleDoc;
   if (basename(file).replace(/\.ya?ml$/, '') !== rule.id) throw new ConfigFileError(file, at('/id'), `id: '${rule.id}' must equal the file name`);
+  // Source globs name units, containers and services: their characters, and a few wildcards.
+  rule.sources.forEach((source, i) => {
+    for (const key of ['journal', 'unit-status', 'container', 'service'] as const) {
+      const glob = (source as Partial<Record<typeof key, string>>)[key];
+      const problem = glob === undefined ? undefined : globProblem(glob);
+      if (problem) throw new ConfigFileError(file, at(`/sources/${i}/${key}`), problem);
+    }
+  });
   rule.examples?.negative.forEach((ex, i) => {
     if (ex.expect) throw new ConfigFileError(file, at(`examples/negative/${i}/expect`), 'a negative example makes no finding: expect belongs to positive examples');
   });

@@ -1,8 +1,8 @@
 // Sentence embeddings from a local model folder via transformers.js (an optional package installed beside bootlens), never the network; vectors cached on disk.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { configuredCacheDir, readEntryFile, trustedFolder, writeEntryFile } from '../util/disk-cache.js';
 import type { KnownIssue } from './knowledge-base.js';
 
 /** The model or its folder cannot be used; the message is one line for the CLI. */
@@ -41,10 +41,9 @@ const LAYOUT = 'a sentence-transformer exported for transformers.js: config.json
 /** Texts per model call: bounds the padded batch tensor. */
 const BATCH = 32;
 
-/** `$XDG_CACHE_HOME/bootlens`, else `~/.cache/bootlens`. */
-export function defaultCacheDir(): string {
-  const xdg = process.env.XDG_CACHE_HOME;
-  return xdg && xdg.startsWith('/') ? join(xdg, 'bootlens') : join(homedir(), '.cache', 'bootlens');
+/** The start-up cache's folder (`BOOTLENS_CACHE_DIR`, `$XDG_CACHE_HOME/bootlens`, `~/.cache/bootlens`); undefined: no cache. */
+export function defaultCacheDir(): string | undefined {
+  return configuredCacheDir();
 }
 
 /** Checks the folder's layout; returns which ONNX file to load. Throws EmbeddingError. */
@@ -186,9 +185,15 @@ function textsHash(texts: readonly string[]): string {
   return createHash('sha256').update(JSON.stringify(texts)).digest('hex').slice(0, 16);
 }
 
+/** Entries of the vector cache are start-up cache entries: plain data, checksummed, read from a trusted folder only. */
+const CACHE_KIND = 'embeddings';
+
 function readCache(file: string, model: string, entry: string, texts: readonly string[]): Float32Array[] | undefined {
   try {
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile>;
+    if (!trustedFolder(dirname(file))) return undefined;
+    const text = readEntryFile(file, CACHE_KIND, entry);
+    if (text === undefined) return undefined;
+    const doc = JSON.parse(text) as Partial<CacheFile>;
     if (doc.model !== model || doc.entry !== entry || doc.texts !== textsHash(texts)) return undefined;
     if (!Array.isArray(doc.vectors) || doc.vectors.length !== texts.length) return undefined;
     const vectors = doc.vectors.map((s) => decode(String(s)));
@@ -199,15 +204,8 @@ function readCache(file: string, model: string, entry: string, texts: readonly s
 }
 
 function writeCache(file: string, doc: CacheFile): void {
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    // Written aside and renamed: a parallel run never reads half a file.
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(doc));
-    renameSync(tmp, file);
-  } catch {
-    // A read-only or full cache only costs time next run.
-  }
+  // Written aside and renamed: a parallel run never reads half a file. A read-only or full cache only costs time next run.
+  if (trustedFolder(dirname(file))) writeEntryFile(file, CACHE_KIND, doc.entry, JSON.stringify(doc));
 }
 
 /**
@@ -218,14 +216,14 @@ export async function knowledgeBaseVectors(
   embedder: Embedder,
   kb: readonly KnownIssue[],
   texts: (entry: KnownIssue) => string[],
-  cacheDir: string = defaultCacheDir(),
+  cacheDir: string | undefined = defaultCacheDir(),
 ): Promise<Map<string, Float32Array[]>> {
   const out = new Map<string, Float32Array[]>();
-  const missing: { entry: KnownIssue; file: string; texts: string[] }[] = [];
+  const missing: { entry: KnownIssue; file: string | undefined; texts: string[] }[] = [];
   for (const entry of kb) {
-    const file = join(cacheDir, 'embeddings', embedder.modelHash, `${entry.hash}.json`);
+    const file = cacheDir === undefined ? undefined : join(cacheDir, 'embeddings', embedder.modelHash, `${entry.hash}.json`);
     const lineTexts = texts(entry);
-    const cached = readCache(file, embedder.modelHash, entry.hash, lineTexts);
+    const cached = file === undefined ? undefined : readCache(file, embedder.modelHash, entry.hash, lineTexts);
     if (cached) out.set(entry.id, cached);
     else missing.push({ entry, file, texts: lineTexts });
   }
@@ -236,7 +234,7 @@ export async function knowledgeBaseVectors(
       const mine = vectors.slice(at, at + m.texts.length);
       at += m.texts.length;
       out.set(m.entry.id, mine);
-      writeCache(m.file, { model: embedder.modelHash, entry: m.entry.hash, texts: textsHash(m.texts), dims: mine[0]?.length ?? 0, vectors: mine.map(encode) });
+      if (m.file !== undefined) writeCache(m.file, { model: embedder.modelHash, entry: m.entry.hash, texts: textsHash(m.texts), dims: mine[0]?.length ?? 0, vectors: mine.map(encode) });
     }
   }
   return out;

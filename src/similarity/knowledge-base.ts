@@ -3,12 +3,13 @@
 // home: an entry's title, stage, category, fix and references are the catalogue entry's.
 // `kb add` writes a new entry as a catalogue file of its own (`rules/catalogue/kb-<id>.yaml`).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { CatalogueError, defaultCatalogueDir, fixedCategory, loadCatalogue, makeCatalogue, parseCatalogueText } from '../catalogue/load-catalogue.js';
 import type { Catalogue, CatalogueEntry } from '../catalogue/types.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
+import { writeFileAtomicSync } from '../util/atomic-write.js';
 import { makeDir } from '../util/make-dir.js';
 import { lineTemplate } from './line-template.js';
 import { wordsOf } from './tokens.js';
@@ -134,7 +135,12 @@ export function writeKnownIssue(dir: string, entry: Omit<KnownIssue, 'file' | 'h
   }
   const parsed = parseKnownIssue(text, file, beside);
   makeDir(dir);
-  writeFileSync(file, text);
+  // Whole or absent: a cut entry in the catalogue would be skipped by every later run.
+  try {
+    writeFileAtomicSync(file, text);
+  } catch (err) {
+    throw new KnowledgeBaseError(file, undefined, `cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
   return { file, entry: parsed, yaml: text };
 }
 

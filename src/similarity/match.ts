@@ -10,6 +10,7 @@ import { buildLexicalIndex, cosine, featuresOf, lexicalVector, type LexicalIndex
 import { lineTemplate } from './line-template.js';
 import { embeddingText } from './tokens.js';
 import type { SimilarIssue, SimilarityMode, SimilarLine } from '../result/types.js';
+import { byCodeUnits } from '../util/byte-order.js';
 
 export type { SimilarIssue, SimilarityMode, SimilarLine } from '../result/types.js';
 
@@ -132,7 +133,7 @@ function rank(
     if (entry.rule) issue.rule = entry.rule;
     out.push(issue);
   }
-  return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, limit);
+  return out.sort((a, b) => b.score - a.score || byCodeUnits(a.id, b.id)).slice(0, limit);
 }
 
 /** The knowledge base's TF-IDF model: the index and each entry line's vector. */
@@ -165,17 +166,27 @@ function storeModel(m: LexicalModel): string {
   return JSON.stringify(stored);
 }
 
+/** Whether a value is an array whose items all pass `item`. */
+function arrayOf<T>(value: unknown, item: (v: unknown) => v is T): value is T[] {
+  return Array.isArray(value) && value.every(item);
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isFeature = (v: unknown): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && isNumber(v[1]);
+const isVectorList = (v: unknown): v is [string, number][][] => arrayOf(v, (x): x is [string, number][] => arrayOf(x, isFeature));
+
+/** The model read back from the cache, every field checked (it is never trusted); undefined when it is not one. */
 function restoreModel(text: string): LexicalModel | undefined {
-  try {
-    const s = JSON.parse(text) as StoredModel;
-    return {
-      index: { documents: s.documents, unseen: s.unseen, idf: new Map(s.idf) },
-      vectors: new Map(s.vectors.map(([id, lines]) => [id, lines.map((v) => new Map(v))])),
-      weights: new Map(s.weights),
-    };
-  } catch {
-    return undefined;
-  }
+  const s = JSON.parse(text) as Partial<Record<keyof StoredModel, unknown>> | null;
+  if (s === null || typeof s !== 'object' || !isNumber(s.documents) || !isNumber(s.unseen) || !arrayOf(s.idf, isFeature)) return undefined;
+  if (!arrayOf(s.vectors, (x): x is [string, [string, number][][]] => Array.isArray(x) && x.length === 2 && isString(x[0]) && isVectorList(x[1]))) return undefined;
+  if (!arrayOf(s.weights, (x): x is [string, number[]] => Array.isArray(x) && x.length === 2 && isString(x[0]) && arrayOf(x[1], isNumber))) return undefined;
+  return {
+    index: { documents: s.documents, unseen: s.unseen, idf: new Map(s.idf) },
+    vectors: new Map(s.vectors.map(([id, lines]) => [id, lines.map((v) => new Map(v))])),
+    weights: new Map(s.weights),
+  };
 }
 
 /** The code the model is computed by: a change to it is a new cache key. */
@@ -204,11 +215,10 @@ function lexicalModel(kb: readonly KnownIssue[]): LexicalModel {
   } catch {
     key = undefined;
   }
-  const hit = key === undefined ? undefined : cacheRead('lexical-model', `${key}.json`);
-  let model = hit === undefined ? undefined : restoreModel(hit);
+  let model = key === undefined ? undefined : cacheRead('lexical-model', key, restoreModel);
   if (!model) {
     model = computeModel(kb);
-    if (key !== undefined) cacheWrite('lexical-model', `${key}.json`, storeModel(model));
+    if (key !== undefined) cacheWrite('lexical-model', key, storeModel(model));
   }
   lexicalModels.set(kb, model);
   return model;

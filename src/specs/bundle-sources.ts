@@ -46,10 +46,11 @@ import { parseHostname, parseHosts, parseIpAddr, parseIpRoute, parseResolvConf }
 import { parsed, type Parsed } from '../parsers/parsed.js';
 import { parseServiceRecords } from '../parsers/service-records.js';
 import { parseStaticPods } from '../parsers/static-pod.js';
+import type { YamlLimits } from '../parsers/yaml-document.js';
 import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
 import type { StageId } from '../taxonomy.js';
 import { pushAll } from '../util/arrays.js';
-import { globToRegExp } from '../util/glob.js';
+import { compileGlob } from '../util/glob.js';
 import { containerStage, unitStage } from './unit-stage.js';
 
 // ------------------------------------------------------------------ what a row is
@@ -184,6 +185,8 @@ export interface ParseContext {
   source: SourceRef;
   /** The bundle's clock, for year-less times. */
   referenceTime: number | undefined;
+  /** What a YAML file may expand to once its aliases are followed (the reader's `--max-yaml-bytes`, `--max-yaml-nodes`). */
+  yamlLimits?: YamlLimits;
 }
 
 /** A line-by-line scanner that gathers facts while a log streams past (the installer's, the gather log's). */
@@ -278,7 +281,7 @@ function named(one: string, all: string): (r: SourceRequest) => string {
 export function logMatches(row: StreamRow, request: SourceRequest, id: SourceId): boolean {
   if (id.kind !== row.logKind || (row.owns && !row.owns(id))) return false;
   if (row.rule?.values) return true;
-  return hostInScope(request.host, id.host?.role) && globToRegExp(request.value).test(id.unit ?? id.container ?? '');
+  return hostInScope(request.host, id.host?.role) && compileGlob(request.value).test(id.unit ?? id.container ?? '');
 }
 
 /** A streamed row's view for rules: a fixed `value` (`{ log: gather }`), or a glob over units or containers. */
@@ -681,7 +684,7 @@ const serviceRecord = once({
     key: 'service',
     hostScoped: true,
     label: (r) => `service record ${r.value}${r.stage ? ` (${r.stage})` : ''}`,
-    find: (_b, r, hosts) => hosts.flatMap((h) => Object.entries(h.serviceRecords).filter(([name]) => globToRegExp(r.value).test(name)).map(([, record]) => ({ record, host: hostName(h) }))),
+    find: (_b, r, hosts) => hosts.flatMap((h) => Object.entries(h.serviceRecords).filter(([name]) => compileGlob(r.value).test(name)).map(([, record]) => ({ record, host: hostName(h) }))),
     instance: (item, r) => {
       // Each recorded stage's error lines, from the service's last run.
       const { record, host } = item;
@@ -724,7 +727,7 @@ const containerInspect = once<Container[]>({
     key: 'inspect',
     hostScoped: true,
     label: named('container inspect', 'crictl or podman inspect output'),
-    find: (_b, r, hosts) => hosts.flatMap((h) => h.containers.filter((c) => c.inspectSource !== undefined && globToRegExp(r.value).test(c.name ?? ''))),
+    find: (_b, r, hosts) => hosts.flatMap((h) => h.containers.filter((c) => c.inspectSource !== undefined && compileGlob(r.value).test(c.name ?? ''))),
   },
 });
 
@@ -782,7 +785,7 @@ const renderedManifest = once<ReturnType<typeof parseStaticPods>['value'] | unde
   read: 'once',
   format: 'yaml',
   seen: (model, _spec, file) => void model.renderedFiles.push(file),
-  parse: (text, ctx) => (/^kind:\s*Pod\b/m.test(text) || /"kind"\s*:\s*"Pod"/.test(text) ? parseStaticPods(text, ctx.source) : parsed(undefined)),
+  parse: (text, ctx) => (/^kind:\s*Pod\b/m.test(text) || /"kind"\s*:\s*"Pod"/.test(text) ? parseStaticPods(text, ctx.source, ctx.yamlLimits) : parsed(undefined)),
   store: (model, _spec, pods) => void (pods ? pushAll(model.host({ role: 'bootstrap' }).staticPods, pods) : undefined),
 });
 

@@ -5,9 +5,10 @@
 // scripts (bootkube.sh.template and its siblings) and the installer's commands.
 import type { InstallerPhase } from '../model/types.js';
 import { RECORDED_STAGES, type CategoryId, type StageId } from '../taxonomy.js';
-import { globToRegExp } from '../util/glob.js';
+import { compileGlob } from '../util/glob.js';
 import { logRowOf } from './bundle-sources.js';
 import type { SourceId } from '../model/source-id.js';
+import { nameTable } from '../util/name-table.js';
 
 /** Services whose whole run is the release-image stage (node-image-pull: OKD and layered OS). */
 export const RELEASE_IMAGE_SERVICES: readonly string[] = RECORDED_STAGES.filter((r) => r.recorded === '*' && r.stage === 'release-image').map((r) => r.service);
@@ -18,7 +19,7 @@ export const RELEASE_IMAGE_SERVICES: readonly string[] = RECORDED_STAGES.filter(
  * whether the bootstrap API answered.
  */
 export function bootkubeRecordStage(name: string, bootstrapApiAnswered: boolean): StageId | undefined {
-  const row = RECORDED_STAGES.find((r) => r.service === 'bootkube' && globToRegExp(r.recorded).test(name));
+  const row = RECORDED_STAGES.find((r) => r.service === 'bootkube' && compileGlob(r.recorded).test(name));
   if (!row) return undefined;
   return !bootstrapApiAnswered && row.beforeApi ? row.beforeApi : row.stage;
 }
@@ -186,7 +187,7 @@ export function stageOfNamespace(namespace: string | undefined): StageId {
 }
 
 /** Journal identifiers (`<identifier>[pid]:`) of the bootstrap scripts and daemons, and the unit each logs for. */
-const IDENTIFIER_UNITS: Record<string, string> = {
+const IDENTIFIER_UNITS = nameTable<string>({
   'release-image-download.sh': 'release-image',
   'release-image-download': 'release-image',
   'release-image-pivot.sh': 'release-image-pivot',
@@ -205,7 +206,7 @@ const IDENTIFIER_UNITS: Record<string, string> = {
   ignition: 'ignition',
   'machine-config-daemon': 'machine-config-daemon-firstboot',
   'configure-ovs.sh': 'ovs-configuration',
-};
+});
 
 /** The unit a journal identifier (`bootkube.sh`, `kubenswrapper`) logs for, when it is one of the bootstrap's scripts or daemons. */
 export function unitOfIdentifier(identifier: string): string | undefined {

@@ -4,9 +4,10 @@
 // installer-gather.sh and installer-masters-gather.sh, and the static pod manifests.
 import type { SourceId } from '../model/source-id.js';
 import type { StageId } from '../taxonomy.js';
+import { nameTable } from '../util/name-table.js';
 
 /** Units of the bootstrap host and the stage their work is part of. */
-const BOOTSTRAP_UNITS: Record<string, StageId> = {
+const BOOTSTRAP_UNITS = nameTable<StageId>({
   'release-image': 'release-image',
   'release-image-download': 'release-image',
   'release-image-pivot': 'release-image',
@@ -40,10 +41,10 @@ const BOOTSTRAP_UNITS: Record<string, StageId> = {
   'metal3-baremetal-operator': 'masters-provision',
   progress: 'bootstrap-complete',
   'report-progress': 'bootstrap-complete',
-};
+});
 
 /** Units of a master (or the single node) and their stage: they boot, join, then run pods. */
-const MASTER_UNITS: Record<string, StageId> = {
+const MASTER_UNITS = nameTable<StageId>({
   ignition: 'masters-provision',
   'ignition-fetch': 'masters-provision',
   'ignition-fetch-offline': 'masters-provision',
@@ -71,7 +72,7 @@ const MASTER_UNITS: Record<string, StageId> = {
   'openshift-azure-routes': 'production-control-plane',
   'openshift-gcp-routes': 'production-control-plane',
   'kube-apiserver': 'production-control-plane',
-};
+});
 
 /** Units a release adds under a known family's name (`kubelet-pause-image`, `release-image-pivot`). */
 function unitFamily(unit: string, master: boolean): StageId | undefined {

@@ -235,3 +235,25 @@ function literalSet(source: string, minLength: number): string[] | undefined {
   }
   return [...out];
 }
+
+/**
+ * Whether a regex refers back to a group (`\\1`, `\\k<name>`): matching with a back-reference is
+ * NP-hard in general, no checker can prove such a regex linear, and `(?:(\\w)\\1*)+` hangs on a
+ * short line. Rules may not use them.
+ */
+export function hasBackReference(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      const next = source[i + 1] ?? '';
+      if (!inClass && ((next >= '1' && next <= '9') || (next === 'k' && source[i + 2] === '<'))) return true;
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+    } else if (c === '[') inClass = true;
+  }
+  return false;
+}

@@ -112,16 +112,37 @@ export function parseIsoTime(text: string | undefined): number | undefined {
   return parsedIso.time;
 }
 
-/**
- * Reference time from a gather id (`20261122101500` → 2026-11-22T10:15:00Z). The installer
- * uses a timestamp; other ids give undefined.
- */
-export function gatherIdTime(gatherId: string): number | undefined {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(gatherId);
+const GATHER_ID_TIME = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/;
+
+/** The time a timestamp-like gather id names, even out of range (NaN when it names no date). */
+function gatherIdDate(gatherId: string): number | undefined {
+  const m = GATHER_ID_TIME.exec(gatherId);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s] = m.map(Number);
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return undefined;
-  return Date.UTC(y, mo - 1, d, h, mi, s);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  if (date.getUTCDate() !== d) return undefined; // 20240231: no such day
+  date.setUTCHours(h, mi, s, 0);
+  return date.getTime();
+}
+
+/**
+ * Reference time from a gather id (`20261122101500` → 2026-11-22T10:15:00Z), its year read as
+ * the four digits it is. The installer uses a timestamp; other ids, and dates the model cannot
+ * hold (before 1970), give undefined (`gatherIdProblem` says why).
+ */
+export function gatherIdTime(gatherId: string): number | undefined {
+  const time = gatherIdDate(gatherId);
+  return time !== undefined && isValidEpochMs(time) ? time : undefined;
+}
+
+/** Why a gather id that is a timestamp gives no time (a date before 1970), or undefined. */
+export function gatherIdProblem(gatherId: string): string | undefined {
+  const time = gatherIdDate(gatherId);
+  if (time === undefined || isValidEpochMs(time)) return undefined;
+  return `gather id ${gatherId} names a date before 1970 (or after 9999): not used as the time the bundle was gathered`;
 }
 
 /** The latest time the model holds: renderers format every time as a date, and later ones are damage. */

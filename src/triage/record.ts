@@ -8,7 +8,8 @@ import type { Evidence } from '../result/types.js';
 import { lineTemplate } from '../similarity/line-template.js';
 import { errorWeight } from '../similarity/tokens.js';
 import type { CategoryId, StageId } from '../taxonomy.js';
-import { schemaValidator } from '../util/schema.js';
+import { isValidEpochMs } from '../text/time.js';
+import { validator as validateRecordSchema } from '../util/compiled-schemas/triage-record-schema.js';
 
 export const TRIAGE_RECORD_VERSION = 1;
 
@@ -38,8 +39,9 @@ export interface TriageRecord {
   v: number;
   bundle: string;
   path: string;
-  status: 'analyzed' | 'unreadable';
-  /** Why an unreadable case could not be read. */
+  /** `failed-to-analyze`: the bundle was read but its analysis did not end (a limit, an error); `error` says why. */
+  status: 'analyzed' | 'unreadable' | 'failed-to-analyze';
+  /** Why an unreadable case could not be read, or why its analysis did not end. */
   error: string | null;
   gatheredAt: number | null;
   verdict: RecordVerdict | null;
@@ -138,7 +140,8 @@ export function recordOf(path: string, result: AnalysisResult): TriageRecord {
     path,
     status: 'analyzed',
     error: null,
-    gatheredAt: result.bundle.gatheredAt ?? null,
+    // A date the record's schema takes: from 1970 to the year 9999 (the reader reports others as a problem).
+    gatheredAt: result.bundle.gatheredAt !== undefined && isValidEpochMs(result.bundle.gatheredAt) ? result.bundle.gatheredAt : null,
     verdict: {
       status: v.status,
       stage: v.stage,
@@ -179,6 +182,16 @@ export function unreadableRecord(path: string, bundle: string, error: string): T
   };
 }
 
+/** The record of a bundle whose analysis did not end: over its time or memory limit, or an error. */
+export function failedRecord(path: string, bundle: string, error: string): TriageRecord {
+  return { ...unreadableRecord(path, bundle, error), status: 'failed-to-analyze' };
+}
+
+/** What makes two records the same case: its name and the path analyzed (the same file merged twice, a resumed run). */
+export function recordIdentity(r: Pick<TriageRecord, 'bundle' | 'path'>): string {
+  return `${r.bundle}\u0000${r.path}`;
+}
+
 /** What parseRecords kept and skipped. */
 export interface ParsedRecords {
   records: TriageRecord[];
@@ -193,7 +206,7 @@ const MAX_ERRORS = 20;
 
 /** Whether a value is a record as the schema defines it (every field of the right type). */
 export function isTriageRecord(value: unknown): value is TriageRecord {
-  return schemaValidator(TRIAGE_RECORD_SCHEMA)(value) === true;
+  return validateRecordSchema(value) === true;
 }
 
 /**
@@ -202,7 +215,7 @@ export function isTriageRecord(value: unknown): value is TriageRecord {
  */
 export function parseRecords(text: string, file: string): ParsedRecords {
   const out: ParsedRecords = { records: [], skipped: 0, errors: [] };
-  const validate = schemaValidator(TRIAGE_RECORD_SCHEMA);
+  const validate = validateRecordSchema;
   const skip = (line: number, why: string): void => {
     out.skipped++;
     if (out.errors.length < MAX_ERRORS) out.errors.push(`${file}:${line}: ${why}`);

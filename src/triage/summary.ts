@@ -2,6 +2,7 @@
 // and inconclusive cases apart from them, and the share of cases no specific rule classified.
 import { LAST_ERROR_ID } from '../rules/builtin/last-error.js';
 import type { FailureSignature, TriageRecord } from './record.js';
+import { byCodeUnits } from '../util/byte-order.js';
 
 export interface SignatureGroup {
   signature: FailureSignature;
@@ -63,7 +64,7 @@ export function summarize(records: readonly TriageRecord[]): TriageSummary {
   const healthyCases: CaseList = { count: 0, examples: [] };
   const inconclusiveCases: CaseList = { count: 0, examples: [] };
   let unclassified = 0;
-  const sorted = [...records].sort((a, b) => a.path.localeCompare(b.path));
+  const sorted = [...records].sort((a, b) => byCodeUnits(a.path, b.path));
   for (const r of sorted) {
     if (r.status === 'unreadable' || !r.signature || !r.verdict) {
       unreadable.push({ bundle: r.bundle, path: r.path, error: r.error ?? 'unreadable' });
@@ -102,7 +103,7 @@ export function summarize(records: readonly TriageRecord[]): TriageSummary {
     unclassified,
     unclassifiedShare: analyzed > 0 ? Math.round((unclassified / analyzed) * 1000) / 1000 : 0,
     unreadable,
-    groups: list.sort((a, b) => b.count - a.count || a.signature.id.localeCompare(b.signature.id)),
+    groups: list.sort((a, b) => b.count - a.count || byCodeUnits(a.signature.id, b.signature.id)),
     healthyCases,
     inconclusiveCases,
   };

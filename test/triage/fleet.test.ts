@@ -213,10 +213,11 @@ describe('merge input', () => {
   it('merges 130k records from one file', async () => {
     const dir = tempDir();
     const file = join(dir, 'big.jsonl');
-    const line = JSON.stringify(good[0]);
+    // 130k cases of the same failure, each its own bundle (records of one case count once).
+    const line = (i: number): string => JSON.stringify({ ...good[0], bundle: `case-${i}`, path: `/bundles/case-${i}` });
     const bad = JSON.stringify({ ...good[0], gatheredAt: 'yesterday' });
     const n = 130_000;
-    writeFileSync(file, `${Array.from({ length: n }, (_, i) => (i % 1000 === 999 ? bad : line)).join('\n')}\n`);
+    writeFileSync(file, `${Array.from({ length: n }, (_, i) => (i % 1000 === 999 ? bad : line(i))).join('\n')}\n`);
     const out = join(dir, 'merged.json');
     expect(await runTriage([file], { format: 'json', output: out, merge: true, similarity: 'off' })).toBe(1);
     const summary = JSON.parse(readFileSync(out, 'utf8')) as { total: number; groups: { count: number }[] };

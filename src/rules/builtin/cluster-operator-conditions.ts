@@ -5,9 +5,11 @@ import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
 import { namesCause } from '../read-message.js';
 import type { Finding } from '../types.js';
+import { nameTable } from '../../util/name-table.js';
+import { byCodeUnits } from '../../util/byte-order.js';
 
 /** Operators whose trouble names a more precise category than `operator-degraded`. */
-const OPERATOR_CATEGORY: Record<string, CategoryId> = {
+const OPERATOR_CATEGORY = nameTable<CategoryId>({
   network: 'network-plugin',
   etcd: 'etcd-health',
   'machine-config': 'machine-config',
@@ -15,7 +17,7 @@ const OPERATOR_CATEGORY: Record<string, CategoryId> = {
   'machine-api': 'cloud-provider',
   'cloud-controller-manager': 'cloud-provider',
   dns: 'dns',
-};
+});
 
 interface Trouble {
   operator: string;
@@ -73,7 +75,7 @@ export const clusterOperatorConditions = defineRule({
     const byOperator = new Map<string, Trouble[]>();
     for (const t of troubles) byOperator.set(t.operator, [...(byOperator.get(t.operator) ?? []), t]);
     const findings: Finding[] = [];
-    for (const [operator, list] of [...byOperator.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [operator, list] of [...byOperator.entries()].sort(([a], [b]) => byCodeUnits(a, b))) {
       // The operator's own words name the cause when they can (a name that does not resolve,
       // an invalid value, a proxy refusing); a bare refused connection is a symptom.
       const said = list.map((t) => ctx.read(`${t.reason ?? ''}: ${t.message}`)).find(namesCause);

@@ -2,7 +2,7 @@
 // printed before it failed or while it never finished names the stage (from where it was
 // printed: specs/source-stage.ts) and the category (from what it says: signatures.ts), the way a
 // support engineer reads a bundle at a glance. Low confidence: a specific rule outranks it.
-import type { Bundle, Host, Journal, JournalLine, LogLine, LogSummary } from '../../model/types.js';
+import type { Bundle, Container, Host, Journal, JournalLine, LogLine, LogSummary } from '../../model/types.js';
 import { bundleHosts, bundleLogs, hostName, hostSelector, logHost } from '../../model/walk.js';
 import { sourceName } from '../../model/source-id.js';
 import { FATAL_LEVELS, statedLevel as levelOf } from '../../parsers/line-level.js';
@@ -46,10 +46,35 @@ function keptLines(log: LogSummary): LogLine[] {
 
 type UnitState = 'failed' | 'unfinished' | 'running';
 
+/** Each bundle's hosts by role and address, made once: a search of all hosts per log was quadratic (20 000 master folders: a minute). */
+const hostsByKey = new WeakMap<Bundle, Map<string, Host>>();
+
 function hostOfLog(bundle: Bundle, log: LogSummary): Host | undefined {
   const h = log.sourceId.host;
   if (!h) return undefined;
-  return bundleHosts(bundle).find((x) => (h.role === 'bootstrap' ? x.role === 'bootstrap' : x.role === 'master' && x.address === h.address));
+  let byKey = hostsByKey.get(bundle);
+  if (!byKey) {
+    byKey = new Map();
+    for (const x of bundleHosts(bundle)) {
+      const key = x.role === 'bootstrap' ? 'bootstrap' : `master/${x.address}`;
+      if (!byKey.has(key)) byKey.set(key, x);
+    }
+    hostsByKey.set(bundle, byKey);
+  }
+  return byKey.get(h.role === 'bootstrap' ? 'bootstrap' : `master/${h.address}`);
+}
+
+/** Each host's containers by their log, made once per host: a search per log was quadratic (100 000 empty container logs: minutes). */
+const containersByLog = new WeakMap<Host, Map<LogSummary, Container>>();
+
+function containerOfLog(host: Host, log: LogSummary): Container | undefined {
+  let byLog = containersByLog.get(host);
+  if (!byLog) {
+    byLog = new Map();
+    for (const c of host.containers) if (c.log && !byLog.has(c.log)) byLog.set(c.log, c);
+    containersByLog.set(host, byLog);
+  }
+  return byLog.get(log);
 }
 
 /** How the log's unit or container ended, as far as the bundle tells. */
@@ -69,7 +94,7 @@ function stateOf(bundle: Bundle, log: LogSummary): UnitState {
     return 'running';
   }
   if (log.sourceId.kind === 'container' && host) {
-    const c = host.containers.find((x) => x.log === log);
+    const c = containerOfLog(host, log);
     if (c && c.exitCode !== undefined && c.exitCode !== 0) return 'failed';
     if (c?.state === 'exited' && c.exitCode === undefined) return 'failed';
   }

@@ -1,4 +1,4 @@
-// Issue 18, numbers and times: a number in a log or resource never crashes a renderer, a time is
+// Numbers and times: a number in a log or resource never crashes a renderer, a time is
 // read in the unit its size says, and lists of any length go through without a stack overflow.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';

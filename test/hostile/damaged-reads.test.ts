@@ -1,4 +1,4 @@
-// Issue 18, the read: damage never makes a failed install look healthy, a bad zip entry costs
+// The read: damage never makes a failed install look healthy, a bad zip entry costs
 // only itself, limits stop every walk, the bomb guard counts real bytes, and UTF-16, duplicate
 // entries and links are never lost in silence. Every archive is built here, from real bytes.
 import { spawnSync } from 'node:child_process';
