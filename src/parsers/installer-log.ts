@@ -338,6 +338,10 @@ const ANALYSIS_RE = /^The bootstrap machine |^The bootkube service failed at sta
 // Gathering starts after a failed wait: `Use the following commands to gather logs`, `Pulling debug logs from the bootstrap machine`.
 const GATHER_RE = /^(?:Use the following commands to gather logs|Pulling debug logs from the bootstrap machine|Gathering bootstrap|Bootstrap gather logs captured here)/;
 
+// create.go: `Bootstrap failed to complete: <the wait's error>`, then the wait's own message.
+const BOOTSTRAP_FAILED_WHY_RE = /^Bootstrap failed to complete: \S/;
+const WAIT_FAILED_RE = /^Failed (?:waiting for|to wait for) /;
+
 /** The phase a failure's own words name, else the phase the installer was in. */
 function failurePhase(msg: string, current: InstallerPhase): InstallerPhase {
   if (/Kubernetes API/i.test(msg)) return 'kubernetes-api';
@@ -460,6 +464,10 @@ export function createInstallerLogScanner(): InstallerLogScanner {
       const failed = isErrorLevel(entry.level) || FAILURE_RE.test(msg);
       if (failed && failures.length < MAX_FAILURES) {
         const kept = keepLine(entry, failurePhase(msg, phase));
+        // create.go prints a failed bootstrap as two lines: `Bootstrap failed to complete: <why>`,
+        // then the error naming the wait that failed; the first belongs to the wait the second names.
+        const before = failures[failures.length - 1];
+        if (before && before.line === line - 1 && WAIT_FAILED_RE.test(msg) && BOOTSTRAP_FAILED_WHY_RE.test(before.text)) before.phase = kept.phase;
         failures.push(kept);
         open.kept.push(kept);
       }

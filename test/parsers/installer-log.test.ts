@@ -261,6 +261,38 @@ describe('createInstallerLogScanner: install complete', () => {
   });
 });
 
+describe('createInstallerLogScanner: a failed bootstrap in two lines (create.go)', () => {
+  it("gives `Bootstrap failed to complete: <why>` the phase of the wait the next line names", () => {
+    // openshift/installer#5185, as posted: no `Waiting up to` line before them.
+    const { facts } = scanAll([
+      'INFO Bootstrap gather logs captured here "/home/u/log-bundle-20210901144755.tar.gz" ',
+      'ERROR Bootstrap failed to complete: Get "https://api.c1.example.com:6443/version?timeout=32s": dial tcp: lookup api.c1.example.com on 127.0.0.53:53: no such host ',
+      'ERROR Failed waiting for Kubernetes API. This error usually happens when there is a problem on the bootstrap host that prevents creating a temporary control plane. ',
+    ]);
+    expect(facts.failures.map((f) => [f.line, f.phase])).toEqual([
+      [2, 'kubernetes-api'],
+      [3, 'kubernetes-api'],
+    ]);
+  });
+
+  it('keeps the bootstrap phase when the next line names the bootstrap wait, and pairs only adjacent lines', () => {
+    const { facts } = scanAll([
+      'INFO Waiting up to 30m0s for bootstrapping to complete... ',
+      'ERROR Bootstrap failed to complete: timed out waiting for the condition ',
+      'ERROR Failed to wait for bootstrapping to complete. This error usually happens when there is a problem with control plane hosts that prevents the control plane operators from creating the control plane. ',
+      'ERROR Bootstrap failed to complete: timed out waiting for the condition ',
+      'INFO Use the following commands to gather logs from the cluster ',
+      'ERROR Failed waiting for Kubernetes API. This error usually happens when there is a problem on the bootstrap host that prevents creating a temporary control plane. ',
+    ]);
+    expect(facts.failures.map((f) => [f.line, f.phase])).toEqual([
+      [2, 'bootstrap'],
+      [3, 'bootstrap'],
+      [4, 'bootstrap'],
+      [6, 'kubernetes-api'],
+    ]);
+  });
+});
+
 describe('createInstallerLogScanner: other wordings', () => {
   it('sees bootstrap completion in pasted console output', () => {
     const scanner = createInstallerLogScanner();
