@@ -2,11 +2,14 @@
 // `--out DIR` also writes every case out as the bundle and installer output it is analyzed as;
 // `--case ID` (repeatable) limits the run to some cases and prints their verdicts. The summary ends
 // with two figures: tuned (today's code on every case) and blind (each case as first scored).
+// `--record` writes test/corpus/real/record.json (the cases named right), which the corpus test
+// holds the code to.
 import { join } from 'node:path';
 import { loadCorpus } from '../test/corpus/real/cases.js';
 import { summarizeBlind } from '../test/corpus/real/blind.js';
 import { evaluateCase, summarize } from '../test/corpus/real/evaluate.js';
 import { layOut } from '../test/corpus/real/layout.js';
+import { compareToRecord, readRecord, recordOf, writeRecord } from '../test/corpus/real/record.js';
 
 const args = process.argv.slice(2);
 const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
@@ -35,6 +38,18 @@ if (out) {
   console.log('');
   console.log(`tuned (today's code on all ${tuned.failures} failures, ${tuned.healthy} healthy): ${tuned.line}`);
   console.log(summarizeBlind(cases, outcomes).text);
+  if (only.length === 0) {
+    const { lost, gained } = compareToRecord(readRecord(), outcomes);
+    const say = (what: string, d: { stage: string[]; category: string[]; healthy: string[] }): void => {
+      for (const k of ['stage', 'category', 'healthy'] as const) if (d[k].length > 0) console.log(`${what} (${k}): ${d[k].join(', ')}`);
+    };
+    say('right in the record, wrong today', lost);
+    say('right today, not in the record', gained);
+    if (args.includes('--record')) {
+      writeRecord(recordOf(outcomes));
+      console.log('recorded: test/corpus/real/record.json');
+    }
+  }
   console.log(
     'The blind figure is the one that predicts the next bundle: it was measured before the cases could shape the code. ' +
       'The tuned figure says how well today\'s code fits the cases it was shaped with.',
