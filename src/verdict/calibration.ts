@@ -2,32 +2,32 @@
 import type { CalibrationTable } from './confidence.js';
 
 export const CALIBRATION: CalibrationTable = {
-  "fittedBy": "scripts/calibrate.ts on 110 real cases (Laplace-smoothed share right per basis)",
+  "fittedBy": "scripts/calibrate.ts on 119 real cases (Laplace-smoothed share right per basis)",
   "bins": {
     "generic/stage-open/same": {
-      "n": 42,
-      "right": 31,
-      "p": 0.727
+      "n": 47,
+      "right": 35,
+      "p": 0.735
     },
     "generic": {
-      "n": 43,
-      "right": 32,
-      "p": 0.733
+      "n": 48,
+      "right": 36,
+      "p": 0.74
     },
     "rule": {
-      "n": 87,
-      "right": 67,
-      "p": 0.764
+      "n": 96,
+      "right": 75,
+      "p": 0.776
     },
     "rule-medium/stage-open/same": {
       "n": 13,
-      "right": 9,
-      "p": 0.667
+      "right": 10,
+      "p": 0.733
     },
     "rule-medium": {
-      "n": 24,
-      "right": 16,
-      "p": 0.654
+      "n": 26,
+      "right": 19,
+      "p": 0.714
     },
     "healthy": {
       "n": 18,
@@ -40,19 +40,19 @@ export const CALIBRATION: CalibrationTable = {
       "p": 0.333
     },
     "rule-high/stage-open/same": {
-      "n": 17,
-      "right": 16,
-      "p": 0.895
+      "n": 18,
+      "right": 17,
+      "p": 0.9
     },
     "rule-high": {
-      "n": 20,
-      "right": 19,
-      "p": 0.909
+      "n": 21,
+      "right": 20,
+      "p": 0.913
     },
     "rule-medium/stage-failed/same": {
-      "n": 10,
-      "right": 7,
-      "p": 0.667
+      "n": 12,
+      "right": 9,
+      "p": 0.714
     },
     "rule-high/stage-failed/same": {
       "n": 3,
@@ -75,6 +75,16 @@ export const CALIBRATION: CalibrationTable = {
       "p": 0.667
     },
     "rule-medium/stage-open/earlier": {
+      "n": 1,
+      "right": 0,
+      "p": 0.333
+    },
+    "rule-low/stage-failed/same": {
+      "n": 1,
+      "right": 0,
+      "p": 0.333
+    },
+    "rule-low": {
       "n": 1,
       "right": 0,
       "p": 0.333
