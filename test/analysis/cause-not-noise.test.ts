@@ -184,9 +184,10 @@ describe('a healthy noisy install', () => {
 describe("a cause on a master inside the bootstrap host's wait", () => {
   it("the masters' etcd failing to reach the bootstrap member on 2380 while cluster-bootstrap waits is the cause", async () => {
     const files = N.noisyBundleFiles();
+    // cluster-bootstrap prints the pods' status as soon as it starts waiting, before the masters joined.
     files['bootstrap/journals/bootkube.log'] = N.journal([
       ...N.bootkubeUntilClusterBootstrap(),
-      ...N.podStatus('10:25:00', () => 'DoesNotExist'),
+      ...N.podStatus('10:17:30', () => 'DoesNotExist'),
       ...N.podStatus('10:35:00', (p) => (p.endsWith('kube-apiserver') ? 'Pending' : 'Ready')),
       N.entry('10:37:03', H, 'bootkube.sh[2741]', 'Error: error while checking pod status: timed out waiting for the condition'),
       N.entry('10:37:03', H, 'bootkube.sh[2741]', 'Tearing down temporary bootstrap control plane...'),
@@ -200,10 +201,10 @@ describe("a cause on a master inside the bootstrap host's wait", () => {
     files['resources/clusteroperators.json'] = N.clusterOperatorsJson(N.OPERATORS.map((name) => ({ name })));
     N.MASTER_IPS.forEach((ip, i) => {
       const log = Object.keys(files).find((k) => k.startsWith(`control-plane/${ip}/containers/etcd-`) && k.endsWith('.log')) as string;
-      // The probes start four minutes after cluster-bootstrap began waiting and go on to its time-out.
+      // The masters joined at 10:21; their probes start then, inside the wait, and go on to its time-out.
       files[log] = N.journal([
         N.masterEtcdHealthy(i).split('\n')[0],
-        ...N.times('10:20:13', 60, 17).map(
+        ...N.times('10:21:13', 60, 16).map(
           (t) => `{"level":"warn","ts":"2026-11-22T${t}.288010Z","caller":"rafthttp/probing_status.go:68","msg":"prober detected unhealthy status","round-tripper-name":"ROUND_TRIPPER_RAFT_MESSAGE","remote-peer-id":"8e9e05c52164694d","rtt":"0s","error":"dial tcp ${N.BOOTSTRAP_IP}:2380: i/o timeout"}`,
         ),
       ]);
@@ -212,7 +213,9 @@ describe("a cause on a master inside the bootstrap host's wait", () => {
     expect(r.verdict).toMatchObject({ status: 'failed', stage: 'production-control-plane', category: 'network-connectivity', rootCause: 'etcd-peer-unreachable' });
     const cause = rootFinding(r) as Finding;
     const wait = r.stages.find((s) => s.id === 'production-control-plane');
-    // Inside the wait: after it began (the cause's first line is later than the wait's), before it gave up.
+    // Inside the wait: its first line after the wait's first line, before the wait gave up.
+    const symptom = r.findings.find((f) => f.ruleId === 'cb-required-pods-timeout') as Finding;
+    expect(cause.firstTime).toBeGreaterThan(symptom.firstTime ?? Infinity);
     expect(cause.firstTime).toBeGreaterThan(wait?.start ?? Infinity);
     expect(cause.firstTime).toBeLessThan(wait?.end ?? 0);
     expect(cause.hosts).toEqual(expect.arrayContaining(N.MASTER_IPS));
