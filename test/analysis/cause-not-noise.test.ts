@@ -234,7 +234,7 @@ describe('a long Degraded message with escaped quotes', () => {
   ].join('\n');
   const reason = 'OAuthServerConfigObservation_Error::OAuthServerDeployment_UnableToGetSecret::OAuthServerRouteEndpointAccessibleController_SyncError';
   const unavailable = `OAuthServerRouteEndpointAccessibleControllerAvailable: Get "https://${route}/healthz": dial tcp: lookup ${route} on 172.30.0.10:53: no such host`;
-  const inst = (time: string, level: string, msg: string): string => `time="2026-11-22T${time}Z" level=${level} msg=${JSON.stringify(msg)}`;
+  const inst = N.installerLine;
   // The installer writes the condition in logfmt: every quote of the message escaped.
   const installerLog =
     N.installerLogComplete() +

@@ -319,17 +319,26 @@ export function clusterConfigYaml(replicas: number | undefined): string {
 
 // ------------------------------------------------------------------ installer log
 
-const inst = (time: string, level: string, msg: string): string => `time="2026-11-22T${time}Z" level=${level} msg=${JSON.stringify(msg)}`;
+/** One line of .openshift_install.log: logfmt, the message quoted with its quotes escaped. */
+export const installerLine = (time: string, level: string, msg: string): string => `time="2026-11-22T${time}Z" level=${level} msg=${JSON.stringify(msg)}`;
+const inst = installerLine;
+
+/** The installer from its start to its wait for bootstrapping, the API wait healed. */
+function untilBootstrapWait(): string[] {
+  return [
+      inst('10:10:00', 'info', 'Consuming Install Config from target directory'),
+      inst('10:10:05', 'info', 'Creating infrastructure resources...'),
+      inst('10:15:40', 'info', 'Waiting up to 20m0s (until 10:35AM UTC) for the Kubernetes API at https://api.ocp4.example.com:6443...'),
+      inst('10:15:45', 'debug', 'Still waiting for the Kubernetes API: Get "https://api.ocp4.example.com:6443/version": dial tcp 10.0.0.10:6443: connect: connection refused'),
+      inst('10:17:05', 'info', 'API v1.30.4 up'),
+      inst('10:17:05', 'info', 'Waiting up to 30m0s (until 10:47AM UTC) for bootstrapping to complete...'),
+  ];
+}
 
 /** The installer's log of a run that got through bootstrapping. */
 export function installerLogComplete(): string {
   return journal([
-    inst('10:10:00', 'info', 'Consuming Install Config from target directory'),
-    inst('10:10:05', 'info', 'Creating infrastructure resources...'),
-    inst('10:15:40', 'info', 'Waiting up to 20m0s (until 10:35AM UTC) for the Kubernetes API at https://api.ocp4.example.com:6443...'),
-    inst('10:15:45', 'debug', 'Still waiting for the Kubernetes API: Get "https://api.ocp4.example.com:6443/version": dial tcp 10.0.0.10:6443: connect: connection refused'),
-    inst('10:17:05', 'info', 'API v1.30.4 up'),
-    inst('10:17:05', 'info', 'Waiting up to 30m0s (until 10:47AM UTC) for bootstrapping to complete...'),
+    ...untilBootstrapWait(),
     inst('10:45:10', 'debug', 'Bootstrap status: complete'),
     inst('10:45:10', 'info', 'It is now safe to remove the bootstrap resources'),
   ]);
@@ -338,12 +347,7 @@ export function installerLogComplete(): string {
 /** The installer's log of a run whose bootstrapping timed out, ending in the gather it ran. */
 export function installerLogBootstrapFailed(): string {
   return journal([
-    inst('10:10:00', 'info', 'Consuming Install Config from target directory'),
-    inst('10:10:05', 'info', 'Creating infrastructure resources...'),
-    inst('10:15:40', 'info', 'Waiting up to 20m0s (until 10:35AM UTC) for the Kubernetes API at https://api.ocp4.example.com:6443...'),
-    inst('10:15:45', 'debug', 'Still waiting for the Kubernetes API: Get "https://api.ocp4.example.com:6443/version": dial tcp 10.0.0.10:6443: connect: connection refused'),
-    inst('10:17:05', 'info', 'API v1.30.4 up'),
-    inst('10:17:05', 'info', 'Waiting up to 30m0s (until 10:47AM UTC) for bootstrapping to complete...'),
+    ...untilBootstrapWait(),
     inst('10:47:05', 'error', 'Bootstrap failed to complete: timed out waiting for the condition'),
     inst('10:47:05', 'error', 'Failed to wait for bootstrapping to complete. This error usually happens when there is a problem with control plane hosts that prevents the control plane operators from creating the control plane.'),
     inst('10:47:06', 'info', 'Pulling debug logs from the bootstrap machine'),
