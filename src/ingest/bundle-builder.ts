@@ -7,6 +7,7 @@ import type {
   Container,
   GatherLog,
   Host,
+  InstallConfigFacts,
   InstallerLog,
   LogSummary,
   NetworkInfo,
@@ -71,6 +72,7 @@ export class BundleBuilder {
   cluster: ClusterResources | undefined;
   renderedFiles: string[] = [];
   certificates: CertificateInfo[] = [];
+  installConfig: InstallConfigFacts | undefined;
   readonly serialLogs: LogSummary[] = [];
   readonly clusterApiLogs: LogSummary[] = [];
   gatherLog: GatherLog | undefined;
@@ -150,7 +152,7 @@ export class BundleBuilder {
     if (bootstrap) bundle.bootstrap = bootstrap;
     if (this.cluster) bundle.cluster = this.cluster;
     if (this.renderedFiles.length > 0 || this.certificates.length > 0) {
-      bundle.renderedAssets = { files: this.renderedFiles, certificates: this.certificates };
+      bundle.renderedAssets = { files: this.renderedFiles, certificates: this.certificates, ...(this.installConfig ? { installConfig: this.installConfig } : {}) };
     }
     if (this.gatherLog) bundle.gatherLog = this.gatherLog;
     if (this.installerLog) bundle.installerLog = this.installerLog;

@@ -359,6 +359,17 @@ export interface RenderedAssets {
   /** Every file path seen under rendered-assets/, for file-glob rules. */
   files: string[];
   certificates: CertificateInfo[];
+  /** What the rendered install config (ConfigMap kube-system/cluster-config-v1) asks for. */
+  installConfig?: InstallConfigFacts;
+}
+
+/** Machine counts of the install config; a count it does not state is absent. */
+export interface InstallConfigFacts {
+  source: SourceRef;
+  /** `controlPlane.replicas`: the masters expected. */
+  controlPlaneReplicas?: number;
+  /** The sum of `compute[].replicas`: the workers expected (0: the masters run the workloads). */
+  computeReplicas?: number;
 }
 
 // ---------------------------------------------------------------- cluster resources

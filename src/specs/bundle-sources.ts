@@ -15,12 +15,14 @@ import type {
   GatherLog,
   Host,
   HostSelector,
+  InstallConfigFacts,
   InstallerLog,
   Journal,
   LogSummary,
   NetworkInfo,
   ServiceRecord,
   SourceRef,
+  StaticPod,
 } from '../model/types.js';
 import { CONTROL_PLANE_CONTAINER, type LogKind, type SourceId } from '../model/source-id.js';
 import { hostName } from '../model/walk.js';
@@ -46,6 +48,7 @@ import { parseHostname, parseHosts, parseIpAddr, parseIpRoute, parseResolvConf }
 import { parsed, type Parsed } from '../parsers/parsed.js';
 import { parseServiceRecords } from '../parsers/service-records.js';
 import { parseStaticPods } from '../parsers/static-pod.js';
+import { mayHoldInstallConfig, parseInstallConfig } from '../parsers/install-config.js';
 import type { YamlLimits } from '../parsers/yaml-document.js';
 import { parseFailedUnits, parseUnitStatus } from '../parsers/systemd.js';
 import type { StageId } from '../taxonomy.js';
@@ -177,6 +180,8 @@ export interface ModelSink {
   installerLog: InstallerLog | undefined;
   readonly renderedFiles: string[];
   readonly certificates: CertificateInfo[];
+  /** The first rendered install config read. */
+  installConfig: InstallConfigFacts | undefined;
 }
 
 /** What a parser of a whole file is given besides its text. */
@@ -775,7 +780,25 @@ const nameList = (file: 'nodes' | 'masters', slot: 'nodeNames' | 'masterNames'):
     store: (model, _spec, names) => void (model.clusterResources()[slot] = names),
   });
 
-const renderedManifest = once<ReturnType<typeof parseStaticPods>['value'] | undefined>({
+/** What a rendered manifest holds that bootlens reads: static pods, or the install config. */
+interface RenderedManifest {
+  pods?: StaticPod[];
+  installConfig?: InstallConfigFacts;
+}
+
+function parseRenderedManifest(text: string, source: SourceRef, limits: YamlLimits | undefined): Parsed<RenderedManifest | undefined> {
+  if (/^kind:\s*Pod\b/m.test(text) || /"kind"\s*:\s*"Pod"/.test(text)) {
+    const pods = parseStaticPods(text, source, limits);
+    return parsed({ pods: pods.value }, pods.problems);
+  }
+  if (mayHoldInstallConfig(text)) {
+    const config = parseInstallConfig(text, source, limits);
+    return parsed(config.value ? { installConfig: config.value } : undefined, config.problems);
+  }
+  return parsed(undefined);
+}
+
+const renderedManifest = once<RenderedManifest | undefined>({
   id: 'rendered-manifest',
   kind: 'rendered-manifest',
   // The bootstrap host's /var/opt/openshift: manifests, and static pod manifests among them.
@@ -785,8 +808,11 @@ const renderedManifest = once<ReturnType<typeof parseStaticPods>['value'] | unde
   read: 'once',
   format: 'yaml',
   seen: (model, _spec, file) => void model.renderedFiles.push(file),
-  parse: (text, ctx) => (/^kind:\s*Pod\b/m.test(text) || /"kind"\s*:\s*"Pod"/.test(text) ? parseStaticPods(text, ctx.source, ctx.yamlLimits) : parsed(undefined)),
-  store: (model, _spec, pods) => void (pods ? pushAll(model.host({ role: 'bootstrap' }).staticPods, pods) : undefined),
+  parse: (text, ctx) => parseRenderedManifest(text, ctx.source, ctx.yamlLimits),
+  store(model, _spec, manifest) {
+    if (manifest?.pods) pushAll(model.host({ role: 'bootstrap' }).staticPods, manifest.pods);
+    if (manifest?.installConfig) model.installConfig ??= manifest.installConfig;
+  },
 });
 
 const renderedCertificate = once({

@@ -2,7 +2,7 @@
 // markers (older releases write no records), then cluster resources and the installer log.
 // A stage with no evidence is unknown; stages after the first failure are not reached.
 import type { LineFilter } from '../specs/line-filter.js';
-import type { Bundle, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun } from '../model/types.js';
+import type { Bundle, ClusterOperatorResource, Host, Journal, JournalLine, ServiceRecord, ServiceStageRun } from '../model/types.js';
 import { STAGES, stageIndex, type StageId } from '../taxonomy.js';
 import { filterId } from '../model/source-id.js';
 import { bootkubeRecordStage, RELEASE_IMAGE_SERVICES, stageOfInstallerPhase } from '../specs/source-stage.js';
@@ -101,6 +101,14 @@ class StageBoard {
     if (times.start !== undefined && ordered) s.start = times.start;
     if (times.end !== undefined) s.end = times.end;
     s.hosts = hosts;
+  }
+
+  /** Says why a stage no evidence decided stays unknown; any later decision replaces it. */
+  note(id: StageId, why: string, evidence: Evidence[] = []): void {
+    const s = this.states.get(id) as StageState;
+    if (s.status !== 'unknown' || s.decidedBy !== undefined) return;
+    s.decidedBy = why;
+    s.evidence = evidence;
   }
 
   get(id: StageId): StageState {
@@ -241,28 +249,63 @@ function fromJournals(board: StageBoard, host: Host, apiAnswered: boolean): void
   }
 }
 
+/**
+ * The masters the install config asks for, when the bundle holds it; otherwise the most the
+ * bundle shows exist (names listed, hosts gathered), which is a floor, never said to be expected.
+ */
+function expectedMasters(bundle: Bundle): { count: number; words: string } {
+  const asked = bundle.renderedAssets?.installConfig?.controlPlaneReplicas;
+  if (asked !== undefined) return { count: asked, words: `, of ${asked} in the install config` };
+  const seen = Math.max(bundle.cluster?.masterNames?.length ?? 0, bundle.masters.length);
+  return { count: Math.max(seen, 1), words: seen > 0 ? `, of ${seen} gathered (the install config is not in the bundle)` : '; the install config, which says how many to expect, is not in the bundle' };
+}
+
+const hasCondition = (o: ClusterOperatorResource, type: string, status: string): boolean => o.conditions.some((x) => x.type === type && x.status === status);
+
 function fromResources(board: StageBoard, bundle: Bundle): void {
   const c = bundle.cluster;
   const nodes = c?.nodes;
+  const computeAsked = bundle.renderedAssets?.installConfig?.computeReplicas;
   if (nodes) {
     const file = c?.files.find((f) => f.name === 'nodes')?.source.file ?? 'resources/nodes.json';
     const masters = nodes.filter((n) => n.roles.includes('master') || n.roles.includes('control-plane'));
-    const expected = Math.max(c?.masterNames?.length ?? 0, bundle.masters.length, 1);
+    const expected = expectedMasters(bundle);
     const ready = masters.filter((n) => n.ready === 'True');
-    const e: Evidence = { file, text: `${masters.length} master node(s) registered, ${ready.length} Ready, of ${expected} expected` };
-    board.decide('masters-provision', masters.length >= expected ? 'ok' : masters.length > 0 ? 'in-progress' : 'failed', 'cluster resources (nodes)', [e], {}, ['masters']);
+    const e: Evidence = { file, text: `${masters.length} master node(s) registered, ${ready.length} Ready${expected.words}` };
+    board.decide('masters-provision', masters.length >= expected.count ? 'ok' : masters.length > 0 ? 'in-progress' : 'failed', 'cluster resources (nodes)', [e], {}, ['masters']);
     const workers = nodes.filter((n) => n.roles.includes('worker') && !n.roles.includes('master') && !n.roles.includes('control-plane'));
     if (workers.length > 0) {
       const notReady = workers.filter((n) => n.ready !== 'True');
-      board.decide('workers', notReady.length === 0 ? 'ok' : 'in-progress', 'cluster resources (nodes)', [{ file, text: `${workers.length} worker node(s), ${notReady.length} not Ready` }], {}, ['workers']);
+      const all = notReady.length === 0 && (computeAsked === undefined || workers.length >= computeAsked);
+      const of = computeAsked === undefined ? '' : `, of ${computeAsked} in the install config`;
+      board.decide('workers', all ? 'ok' : 'in-progress', 'cluster resources (nodes)', [{ file, text: `${workers.length} worker node(s), ${notReady.length} not Ready${of}` }], {}, ['workers']);
+    } else {
+      board.note('workers', computeAsked === 0 ? 'install config: no compute nodes asked for' : 'cluster resources (nodes): no worker node registered', [{ file, text: computeAsked === 0 ? 'compute replicas 0 in the install config: the masters run the workloads' : `${nodes.length} node(s), none a worker` }]);
     }
   }
   const ops = c?.clusterOperators;
   if (ops && ops.length > 0) {
     const file = ops[0].source.file;
-    const bad = ops.filter((o) => o.conditions.some((x) => (x.type === 'Degraded' && x.status === 'True') || (x.type === 'Available' && x.status !== 'True')));
-    const e: Evidence = { file, text: bad.length === 0 ? `all ${ops.length} cluster operators Available and not Degraded` : `${bad.length} of ${ops.length} cluster operators Degraded or not Available: ${bad.map((o) => o.name).join(', ')}` };
-    board.decide('cluster-operators', bad.length === 0 ? 'ok' : 'in-progress', 'cluster resources (clusteroperators)', [e], {}, []);
+    const decidedBy = 'cluster resources (clusteroperators)';
+    const silent = ops.filter((o) => o.conditions.length === 0);
+    // An operator that reports nothing is not Available: only its own conditions say it is.
+    if (silent.length === ops.length) {
+      board.note('cluster-operators', `${decidedBy}: none reports conditions`, [{ file, text: `${ops.length} cluster operators, none reports conditions` }]);
+      return;
+    }
+    const available = ops.filter((o) => hasCondition(o, 'Available', 'True') && !hasCondition(o, 'Degraded', 'True'));
+    const bad = ops.filter((o) => o.conditions.length > 0 && !available.includes(o));
+    const text =
+      available.length === ops.length
+        ? `all ${ops.length} cluster operators Available and not Degraded`
+        : [
+            `${available.length} of ${ops.length} cluster operators Available and not Degraded`,
+            bad.length > 0 ? `Degraded or not Available: ${bad.map((o) => o.name).join(', ')}` : '',
+            silent.length > 0 ? `${silent.length} report no conditions` : '',
+          ]
+            .filter(Boolean)
+            .join('; ');
+    board.decide('cluster-operators', available.length === ops.length ? 'ok' : 'in-progress', decidedBy, [{ file, text }], {}, []);
   }
 }
 
@@ -346,6 +389,30 @@ function normalise(board: StageBoard): void {
       if (s.status === 'unknown') s.status = 'not-reached';
     }
   }
+  explainUnknown(board);
+}
+
+/** Why a stage may stay unknown when a later one was decided: it does not run in bootkube.sh's sequence. */
+const RUNS_BESIDE: Partial<Record<StageId, string>> = {
+  'masters-provision': 'the masters boot beside cluster-bootstrap, which only waits for them',
+  workers: 'compute nodes join beside the cluster operators',
+};
+
+/**
+ * A stage left unknown before one that was decided reads as a contradiction unless the table says
+ * why: no evidence of its own, and what was decided later does not imply it.
+ */
+function explainUnknown(board: StageBoard): void {
+  STAGES.forEach((id, i) => {
+    const s = board.get(id);
+    if (s.status !== 'unknown' || s.decidedBy !== undefined) return;
+    const later = STAGES.slice(i + 1)
+      .map((x) => board.get(x))
+      .find((x) => x.status === 'ok' || x.status === 'failed' || x.status === 'in-progress');
+    if (!later) return;
+    const how = later.status === 'ok' ? 'completed' : later.status === 'failed' ? 'failed' : 'in progress';
+    s.decidedBy = `no evidence of its own; ${later.id} ${how} does not imply it${RUNS_BESIDE[id] ? ` (${RUNS_BESIDE[id]})` : ''}`;
+  });
 }
 
 /** Masters whose own logs show pods running (not only 4.1-4.3's static etcd-member, which ran before they joined): they booted, got their ignition and joined. */
@@ -354,10 +421,10 @@ function fromMasters(board: StageBoard, bundle: Bundle): void {
   if (bundle.masters.length === 0 || STAGES.every((id) => board.get(id).status === 'unknown')) return;
   const joined = bundle.masters.filter((m) => m.containers.some((c) => (c.log?.lineCount ?? 0) > 0 && !isStaticEtcdMemberContainer(c.name ?? '')));
   if (joined.length === 0) return;
-  const expected = Math.max(bundle.cluster?.masterNames?.length ?? 0, bundle.masters.length);
+  const expected = expectedMasters(bundle);
   const first = joined.flatMap((m) => m.containers.map((c) => c.log?.source.file)).find((f): f is string => f !== undefined) ?? 'control-plane/';
-  const e: Evidence = { file: first, text: `${joined.length} of ${expected} masters run pods (${joined.map((m) => m.address).join(', ')})` };
-  board.decide('masters-provision', joined.length >= expected ? 'ok' : 'in-progress', 'masters\' containers', [e], {}, ['masters']);
+  const e: Evidence = { file: first, text: `${joined.length} master(s) run pods (${joined.map((m) => m.address).join(', ')})${expected.words}` };
+  board.decide('masters-provision', joined.length >= expected.count ? 'ok' : 'in-progress', 'masters\' containers', [e], {}, ['masters']);
 }
 
 /** bootkube or the installer saw the bootstrap API answer ("API is up", cluster-bootstrap creating manifests). */

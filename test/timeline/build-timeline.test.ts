@@ -3,6 +3,7 @@ import { readBundle } from '../../src/ingest/read-bundle.js';
 import { buildTimeline, TIMELINE_FILTERS } from '../../src/timeline/build-timeline.js';
 import type { StageStatus } from '../../src/timeline/types.js';
 import { ROOT, tempDir, writeTree } from '../support/fixture-bundle.js';
+import * as N from '../support/noisy-bundle.js';
 
 const H = 'bootstrap.ocp4.example.com';
 
@@ -89,5 +90,63 @@ describe('buildTimeline', () => {
     expect(failing['etcd-scaling']).toBe('failed');
     expect(failing['production-control-plane']).toBe('ok');
     expect(failing['bootstrap-complete']).toBe('not-reached');
+  });
+});
+
+describe('a stage row claims only what its evidence shows', () => {
+  async function rows(files: Record<string, string>) {
+    const bundle = await readBundle(writeTree(tempDir(), N.NOISY_ROOT, files), { filters: TIMELINE_FILTERS });
+    return Object.fromEntries(buildTimeline(bundle).stages.map((s) => [s.id, s]));
+  }
+  const evidence = (s: { evidence: { text: string }[] } | undefined): string => s?.evidence.map((e) => e.text).join('\n') ?? '';
+
+  it('cluster operators that report no conditions are not Available', async () => {
+    const files = N.noisyBundleFiles();
+    files['resources/clusteroperators.json'] = N.clusterOperatorsJson(N.OPERATORS.map((name) => ({ name })));
+    const none = (await rows(files))['cluster-operators'];
+    expect(none.status).toBe('unknown');
+    expect(evidence(none)).toBe(`${N.OPERATORS.length} cluster operators, none reports conditions`);
+    files['resources/clusteroperators.json'] = N.clusterOperatorsJson(N.OPERATORS.map((name, i) => (i < 4 ? N.AVAILABLE(name) : { name })));
+    const some = (await rows(files))['cluster-operators'];
+    expect(some.status).toBe('in-progress');
+    expect(evidence(some)).toBe(`4 of ${N.OPERATORS.length} cluster operators Available and not Degraded; ${N.OPERATORS.length - 4} report no conditions`);
+    expect(evidence((await rows(N.noisyBundleFiles()))['cluster-operators'])).toBe(`all ${N.OPERATORS.length} cluster operators Available and not Degraded`);
+  });
+
+  it('the masters expected are the install config\'s controlPlane.replicas, and are not claimed without it', async () => {
+    const files = N.noisyBundleFiles();
+    files['resources/nodes.json'] = N.nodesJson([true]);
+    const one = (await rows(files))['masters-provision'];
+    expect(evidence(one)).toBe('1 master node(s) registered, 1 Ready, of 3 in the install config');
+    expect(one.status).toBe('in-progress');
+    // The rendered config without replicas, or none at all: no count is said to be expected.
+    for (const config of [N.clusterConfigYaml(undefined), undefined]) {
+      if (config === undefined) delete files['rendered-assets/openshift/manifests/cluster-config.yaml'];
+      else files['rendered-assets/openshift/manifests/cluster-config.yaml'] = config;
+      for (const k of Object.keys(files)) if (k.startsWith('control-plane/')) delete files[k];
+      delete files['resources/masters.list'];
+      const s = (await rows(files))['masters-provision'];
+      expect(evidence(s)).toBe('1 master node(s) registered, 1 Ready; the install config, which says how many to expect, is not in the bundle');
+      expect(evidence(s)).not.toMatch(/of \d+ (expected|in the install config)/);
+    }
+  });
+
+  it('an earlier stage left unknown beside a later failure says why', async () => {
+    const files = N.noisyBundleFiles();
+    for (const k of Object.keys(files)) if (k.startsWith('bootstrap/services/') || k.startsWith('resources/') || k.startsWith('control-plane/')) delete files[k];
+    files['bootstrap/journals/bootkube.log'] = N.journal([
+      ...N.bootkubeUntilClusterBootstrap(),
+      ...N.podStatus('10:25:00', () => 'DoesNotExist'),
+      N.entry('10:37:03', N.BOOTSTRAP, 'bootkube.sh[2741]', 'Error: error while checking pod status: timed out waiting for the condition'),
+    ]);
+    const s = await rows(files);
+    expect(s['production-control-plane'].status).toBe('failed');
+    // Every stage before it is decided, implied, or says why it is not.
+    for (const id of ['release-image', 'node-runtime', 'render', 'bootstrap-etcd', 'bootstrap-control-plane'] as const) expect(s[id].status, id).toBe('ok');
+    expect(s['masters-provision'].status).toBe('unknown');
+    expect(s['masters-provision'].decidedBy).toBe('no evidence of its own; production-control-plane failed does not imply it (the masters boot beside cluster-bootstrap, which only waits for them)');
+    // Stages after the failure are not reached, and say nothing more.
+    expect(s['etcd-scaling']).toMatchObject({ status: 'not-reached' });
+    expect(s['etcd-scaling'].decidedBy).toBeUndefined();
   });
 });
