@@ -123,6 +123,18 @@ export function healersOf(entry: CatalogueEntry): readonly string[] {
 }
 
 /**
+ * A recovered finding's words: how often it failed and the success that ended it. The rule's own
+ * text speaks of a failure that lasted ("never became ready", "up to the end of its journal"),
+ * which the success line contradicts.
+ */
+function recoveredMessage(f: Finding, success: Evidence): string {
+  const counted = Number(f.captures?.count);
+  const tries = Number.isInteger(counted) && counted > 0 ? counted : f.evidence.reduce((n, e) => n + (e.repeats ?? 1), 0);
+  const said = success.text.replace(/\s+/g, ' ').trim();
+  return `Recovered: ${tries} failed attempt${tries === 1 ? '' : 's'}, then ${success.line !== undefined ? `line ${success.line}: ` : ''}${said}`;
+}
+
+/**
  * Marks each finding: benign evidence lines, and recovered findings (severity info, the line of
  * the success kept as `recovered`). Returns new findings; the rules' own are not changed.
  */
@@ -135,6 +147,7 @@ export function markFindings(findings: readonly Finding[], bundle: Bundle, timel
     if (recovered) {
       out.recovered = recovered;
       out.severity = 'info';
+      out.message = recoveredMessage(f, recovered);
     }
     return out;
   });

@@ -166,6 +166,14 @@ describe('a healthy noisy install', () => {
     const pull = r.findings.find((f) => f.stage === 'release-image');
     expect(pull?.recovered?.text).toMatch(/Finished Download the OpenShift Release Image|release-image service ended: success/);
     for (const f of r.findings) expect(isNoise(f), f.ruleId).toBe(true);
+    // A healed finding never states the opposite of its own evidence: it says how often it failed
+    // and what ended it, not "up to the end of the journal", "never" or "still".
+    const healed = r.findings.filter((f) => f.recovered !== undefined);
+    expect(healed.length).toBeGreaterThan(0);
+    for (const f of healed) {
+      expect(f.message, f.ruleId).toMatch(/^Recovered: \d+ failed attempts?, then /);
+      expect(f.message, f.ruleId).not.toMatch(/up to the end|until the end|\bnever\b|\bstill\b/);
+    }
     const run = spawnSync(process.execPath, [CLI, 'analyze', input], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
