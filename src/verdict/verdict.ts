@@ -179,6 +179,18 @@ const INSTALLER_SPANS: readonly StageId[][] = (['infrastructure', 'kubernetes-ap
 /** Least similarity for calling a failure where no stage and no rule saw one. */
 const SIMILAR_ONLY_SCORE = 0.6;
 
+/**
+ * The similar issues that may name a cause: not one of a stage seen complete, and not one whose
+ * every matched line is a finding's healed or benign evidence (a pull that failed once, then
+ * succeeded, resembles a known pull failure and explains nothing).
+ */
+function likeCauses(similar: readonly SimilarIssue[], findings: readonly Finding[], timeline: Timeline): SimilarIssue[] {
+  const noise = new Set<string>();
+  for (const f of findings) for (const e of f.evidence) if ((f.recovered !== undefined || e.benign) && e.line !== undefined) noise.add(`${e.file}:${e.line}`);
+  const complete = new Set(timeline.stages.filter((s) => s.status === 'ok').map((s) => s.id));
+  return similar.filter((s) => !complete.has(s.stage) && !s.matchedLines.every((l) => noise.has(`${l.file}:${l.line}`)));
+}
+
 /** The best similar issue that can explain a failure at `stage` (not one of a later stage). */
 function similarCause(similar: readonly SimilarIssue[], stage: StageId | undefined): SimilarIssue | undefined {
   if (stage === undefined) return similar[0];
@@ -231,10 +243,11 @@ function stageReason(s: StageState, how: 'failed' | 'stuck'): VerdictReason {
 }
 
 /** Draws the verdict from whatever evidence exists. */
-export function decideVerdict({ timeline, findings: all, results, similar = [], problems = [], catalogue }: VerdictInput): Omit<Verdict, 'summary'> {
+export function decideVerdict({ timeline, findings: all, results, similar: allSimilar = [], problems = [], catalogue }: VerdictInput): Omit<Verdict, 'summary'> {
   // A recovered finding (info) or one whose every line is benign is never a cause.
   const findings = all.filter((f) => f.recovered === undefined && !onlyBenign(f));
   const chosen = failedStage(timeline, findings);
+  const similar = likeCauses(allSimilar, all, timeline);
 
   if (!chosen) {
     const ok = timeline.stages.filter((s) => s.status === 'ok').map((s) => s.id);
