@@ -4,6 +4,7 @@
 import type { AnalysisResult, Evidence, Finding, SimilarIssue } from '../result/types.js';
 import { chunk, fitLine, fitWidth, formatTime, layoutWidth, oneLine, renderTable, repeatsNote, wrap, wrapWords } from './format.js';
 import { knownIssueBasis, similarityNote, similarityScore } from './summary.js';
+import { rootFinding } from '../result/root-finding.js';
 
 export interface TextOptions {
   color: boolean;
@@ -102,7 +103,8 @@ export function renderAnalyzeText(r: AnalysisResult, opts: TextOptions): string 
 
   out.push('', c('bold', `Findings (${r.findings.length})`));
   if (r.findings.length === 0) out.push('  none');
-  for (const f of r.findings) out.push('', findingBlock(f, c, f.ruleId === v.rootCause, width));
+  const root = rootFinding(r);
+  for (const f of r.findings) out.push('', findingBlock(f, c, f === root, width));
   if (r.suppressed.length > 0) {
     out.push('', c('dim', `Suppressed (${r.suppressed.length}): ${oneLine(r.suppressed.map((s) => `${s.finding.ruleId} (${s.reason})`).join('; '), 2000)}`));
   }

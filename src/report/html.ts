@@ -21,6 +21,7 @@ import {
 import { maxOf, minOf } from '../util/arrays.js';
 import { nameTable } from '../util/name-table.js';
 import { byCodeUnits } from '../util/byte-order.js';
+import { rootFinding } from '../result/root-finding.js';
 
 /** The analyze report's policy: its one stylesheet and one script, named by hash. */
 export function contentSecurityPolicy(): string {
@@ -236,7 +237,8 @@ function findingsSection(r: AnalysisResult, prefix: string): SafeHtml {
   const groups = findingsByStage(r.findings).map((g) => {
     const s = r.stages.find((x) => x.id === g.stage);
     const index = r.stages.findIndex((x) => x.id === g.stage) + 1;
-    const cards = g.findings.map((f) => findingCard(f, `${prefix}-f${++n}`, f.ruleId === r.verdict.rootCause));
+    const root = rootFinding(r);
+    const cards = g.findings.map((f) => findingCard(f, `${prefix}-f${++n}`, f === root));
     return html`<section class="stage-group" id="${prefix}-stage-${g.stage}" data-stage="${g.stage}"><h3>${index}. <code>${g.stage}</code> <span class="title">— ${stageTitle(g.stage)}</span>${s ? html` <span class="status s-${s.status}">${isFailedStage(r, s) ? '✖ ' : ''}${STATUS_LABEL[s.status]}</span>` : ''}</h3>
 ${cards}</section>`;
   });

@@ -3,6 +3,7 @@ import type { AnalysisResult, Evidence, Finding, SimilarIssue, StageState } from
 import { cdata, escapeXml, flatText } from './escape.js';
 import { formatTime } from './format.js';
 import { evidenceLocation, isFailedStage, similarityNote, similarityScore, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
+import { rootFinding } from '../result/root-finding.js';
 
 /** XML attributes, escaped; undefined values are left out. */
 export function attrs(values: Record<string, string | number | undefined>): string {
@@ -63,7 +64,7 @@ function testcase(r: AnalysisResult, s: StageState, index: number): string {
     const text = [
       isVerdict ? flatText(r.verdict.summary) : '',
       ...stageLines,
-      ...findings.map((f) => findingText(f, f.ruleId === r.verdict.rootCause)),
+      ...findings.map((f) => findingText(f, f === rootFinding(r))),
       isVerdict ? similarText(r) : '',
     ]
       .filter(Boolean)
@@ -74,7 +75,7 @@ function testcase(r: AnalysisResult, s: StageState, index: number): string {
     const why = s.status === 'not-reached' ? 'not reached: an earlier stage failed' : s.status === 'unknown' ? 'unknown: no evidence in the bundle' : 'in progress when the bundle was gathered';
     body.push(`      <skipped${attrs({ message: why })}/>`);
   }
-  const out = [...stageLines, ...(isFailedStage(r, s) ? [] : findings.map((f) => findingText(f, f.ruleId === r.verdict.rootCause)))];
+  const out = [...stageLines, ...(isFailedStage(r, s) ? [] : findings.map((f) => findingText(f, f === rootFinding(r))))];
   body.push(`      <system-out>${cdata(out.join('\n\n'))}</system-out>`);
   return [open, ...body, '    </testcase>'].join('\n');
 }

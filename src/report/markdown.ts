@@ -3,6 +3,7 @@ import type { AnalysisResult, Evidence, Finding, SimilarIssue, StageStatus } fro
 import { flatText, mdCell, mdCode, mdFence, mdRich, mdText, safeUrl } from './escape.js';
 import { fitLine, formatTime, repeatsNote } from './format.js';
 import { evidenceLocation, findingHosts, hostLabel, isFailedStage, similarityNote, similarityScore, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
+import { rootFinding } from '../result/root-finding.js';
 
 const STATUS_ICON: Record<StageStatus, string> = { ok: '✅', failed: '❌', 'in-progress': '⏳', 'not-reached': '⏭️', unknown: '❔' };
 
@@ -124,7 +125,8 @@ export function renderMarkdown(r: AnalysisResult): string {
 
   out.push('', `## Findings (${r.findings.length})`);
   if (r.findings.length === 0) out.push('', 'None.');
-  r.findings.forEach((f, i) => out.push('', findingSection(f, i + 1, f.ruleId === v.rootCause)));
+  const root = rootFinding(r);
+  r.findings.forEach((f, i) => out.push('', findingSection(f, i + 1, f === root)));
 
   if (r.suppressed.length > 0) {
     out.push('', `## Suppressed (${r.suppressed.length})`, '');

@@ -3,6 +3,7 @@
 import type { Finding, SimilarIssue, StageState, Verdict } from '../result/types.js';
 import type { RuleResult } from '../rules/types.js';
 import { STAGE_TITLES } from '../taxonomy.js';
+import { rootFindingOf } from '../result/root-finding.js';
 
 /** What the words name besides the reasons: the findings and issues they point at, counts. */
 export interface WordingContext {
@@ -62,7 +63,7 @@ export function wordVerdict(v: Omit<Verdict, 'summary'>, ctx: WordingContext): s
         break;
       }
       case 'cause': {
-        const f = finding(r.finding);
+        const f = rootFindingOf(v, ctx.findings) ?? finding(r.finding);
         if (f) parts.push(`Most likely cause: ${f.title} — ${f.message}${where(r.evidence)}.`);
         if (f?.fix[0] && !v.reasons.some((x) => x.kind === 'similar')) parts.push(`First step: ${f.fix[0]}`);
         break;

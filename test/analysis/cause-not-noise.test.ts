@@ -148,6 +148,9 @@ describe('an old release without service records beside a fatal installer log', 
     const r = await analyze(oldRelease(opts), N.installerLogBootstrapFailed());
     expect(r.verdict.status).toBe('failed');
     expect(r.verdict.stage).not.toBeNull();
+    // The masters' kubelets lacked a pod network until NodeReady, 40 s later: healed, no cause.
+    expect(cited(rootFinding(r))).not.toContain('No CNI configuration file');
+    expect(r.verdict.category).not.toBe('network-plugin');
     expect(r.stages.find((s) => s.id === 'production-control-plane')?.status).not.toBe('ok');
   });
 
