@@ -5,6 +5,7 @@
 import type { CompiledMatcher } from './matcher.js';
 import type { SourceLine } from '../specs/bundle-sources.js';
 import type { Evidence } from '../result/types.js';
+import { lineFacts, type Span } from './line-facts.js';
 
 /** Lines one attempt prints (`X is unhealthy`, `Error: unhealthy cluster`, `... Retrying`) share a second. */
 const BURST_MS = 1000;
@@ -93,39 +94,23 @@ export function pickFolded(folded: readonly FoldedLine[], max = 4): FoldedLine[]
   return [folded[0], ...folded.slice(folded.length - (max - 1))];
 }
 
-const WITH_INDICES = new WeakMap<RegExp, RegExp>();
-
-function indexed(pattern: RegExp): RegExp {
-  let re = WITH_INDICES.get(pattern);
-  if (!re) {
-    re = new RegExp(pattern.source, pattern.flags.replace(/[dgy]/g, '') + 'd');
-    WITH_INDICES.set(pattern, re);
-  }
-  return re;
-}
-
 /**
- * The part of a line the matchers are about: a regex's `err` group when it has one (the error
- * is the point of the line), else its whole match; a literal's occurrence.
+ * The part of a line the matchers are about: the facts of every matcher that matches it, from
+ * the first to the last (a config one wording names and the file another names, the image and
+ * the registry's refusal), so a reporter that cuts the line keeps them whole.
  */
-export function matchSpan(text: string, matchers: readonly CompiledMatcher[]): { start: number; end: number } | undefined {
+export function matchSpan(text: string, matchers: readonly CompiledMatcher[]): Span | undefined {
+  let span: Span | undefined;
   for (const m of matchers) {
-    if (m.pattern) {
-      const r = indexed(m.pattern).exec(text);
-      if (!r?.indices) continue;
-      const [start, end] = r.indices.groups?.err ?? r.indices[0];
-      return { start, end };
-    }
-    for (const lit of m.literals) {
-      const i = text.indexOf(lit);
-      if (i >= 0 && m.test(text)) return { start: i, end: i + lit.length };
-    }
+    const facts = lineFacts(text, m);
+    if (!facts) continue;
+    span = span ? { start: Math.min(span.start, facts.span.start), end: Math.max(span.end, facts.span.end) } : facts.span;
   }
-  return undefined;
+  return span;
 }
 
 /** A cited line as evidence. */
-export function toEvidence(l: SourceLine, extra: { repeats?: number; match?: { start: number; end: number } } = {}): Evidence {
+export function toEvidence(l: SourceLine, extra: { repeats?: number; match?: Span } = {}): Evidence {
   const e: Evidence = { file: l.file, text: l.text };
   if (l.line !== undefined) e.line = l.line;
   if (l.time !== undefined) e.time = l.time;
