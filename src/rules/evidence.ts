@@ -4,8 +4,8 @@
 // which part of it the finding is about.
 import type { CompiledMatcher } from './matcher.js';
 import type { SourceLine } from '../specs/bundle-sources.js';
-import type { Evidence } from '../result/types.js';
-import { lineFacts, type Span } from './line-facts.js';
+import type { Evidence, Span } from '../result/types.js';
+import { lineFacts } from './line-facts.js';
 
 /** Lines one attempt prints (`X is unhealthy`, `Error: unhealthy cluster`, `... Retrying`) share a second. */
 const BURST_MS = 1000;
@@ -94,30 +94,57 @@ export function pickFolded(folded: readonly FoldedLine[], max = 4): FoldedLine[]
   return [folded[0], ...folded.slice(folded.length - (max - 1))];
 }
 
+/** The parts of a cited line a finding is about, which a reporter that cuts the line keeps whole. */
+export interface LineParts {
+  /** The point: the first matching form's error, else its match. */
+  match: Span;
+  /** The values the matching forms capture outside the point (a file, a config, an image, a host), in line order. */
+  facts?: Span[];
+}
+
 /**
- * The part of a line the matchers are about: the facts of every matcher that matches it, from
- * the first to the last (a config one wording names and the file another names, the image and
- * the registry's refusal), so a reporter that cuts the line keeps them whole.
+ * What a line says that a finding is about: the point of the first matcher that matches it, and
+ * the values of every matcher that does (a config one wording names and the file another names,
+ * the image a refusal is about).
  */
-export function matchSpan(text: string, matchers: readonly CompiledMatcher[]): Span | undefined {
-  let span: Span | undefined;
+export function lineParts(text: string, matchers: readonly CompiledMatcher[]): LineParts | undefined {
+  let match: Span | undefined;
+  const values: Span[] = [];
   for (const m of matchers) {
-    const facts = lineFacts(text, m);
-    if (!facts) continue;
-    span = span ? { start: Math.min(span.start, facts.span.start), end: Math.max(span.end, facts.span.end) } : facts.span;
+    const f = lineFacts(text, m);
+    if (!f) continue;
+    match ??= f.point;
+    values.push(...f.values);
   }
-  return span;
+  if (!match) return undefined;
+  const point = match;
+  const facts = mergeSpans(values.filter((v) => v.start < point.start || v.end > point.end));
+  return facts.length > 0 ? { match, facts } : { match };
+}
+
+/** Spans sorted, those that overlap or touch merged. */
+function mergeSpans(spans: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  for (const s of [...spans].sort((a, b) => a.start - b.start || a.end - b.end)) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
 }
 
 /** A cited line as evidence. */
-export function toEvidence(l: SourceLine, extra: { repeats?: number; match?: Span } = {}): Evidence {
+export function toEvidence(l: SourceLine, extra: { repeats?: number; parts?: LineParts } = {}): Evidence {
   const e: Evidence = { file: l.file, text: l.text };
   if (l.line !== undefined) e.line = l.line;
   if (l.time !== undefined) e.time = l.time;
   if (l.host) e.host = l.host;
   if (l.before && l.before.length > 0) e.before = l.before;
   if (l.after && l.after.length > 0) e.after = l.after;
-  if (extra.match) e.match = extra.match;
+  if (extra.parts) {
+    e.match = extra.parts.match;
+    if (extra.parts.facts) e.facts = extra.parts.facts;
+  }
   if (extra.repeats !== undefined && extra.repeats > 1) e.repeats = extra.repeats;
   return e;
 }

@@ -19,7 +19,7 @@ import { compileMatcher, type CompiledMatcher } from './matcher.js';
 import { explainSchemaError } from './schema-errors.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { fillPlaceholders } from './placeholders.js';
-import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
+import { countAttempts, distinctLines, foldRepeats, lineParts, pickFolded, toEvidence } from './evidence.js';
 import { lineFacts } from './line-facts.js';
 import type { LogName, SourceInstance, SourceLine } from '../specs/bundle-sources.js';
 import { matchedLinesOf, resolveSource, sourceAppliesTo, type ResourceName, type RuleSource } from './sources.js';
@@ -317,7 +317,7 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string, catalogue: Ca
     const named = reports.role === 'symptom' ? causeNamedBy(ctx, lines, fixedCategory(reports.category) ?? 'unknown') : undefined;
     const finding = ctx.finding({
       message: fillPlaceholders(reports.says, values),
-      evidence: pickFolded(foldRepeats(lines)).map((f) => toEvidence(f.line, { repeats: f.repeats, match: matchSpan(f.line.text, match.matchers) })),
+      evidence: pickFolded(foldRepeats(lines)).map((f) => toEvidence(f.line, { repeats: f.repeats, parts: lineParts(f.line.text, match.matchers) })),
       captures: values,
       ...(named ? { category: named } : {}),
       ...(reports.role === 'symptom' ? { symptom: true } : {}),

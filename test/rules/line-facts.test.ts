@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { capturedValue, cutAtWord, lineFacts, MAX_CAPTURE } from '../../src/rules/line-facts.js';
+import { lineParts } from '../../src/rules/evidence.js';
+import { capturedValue, lineFacts, MAX_CAPTURE } from '../../src/rules/line-facts.js';
+import { cutAtWord } from '../../src/text/cut.js';
 import { compileMatcher } from '../../src/rules/matcher.js';
 
 describe('cutAtWord', () => {
@@ -9,11 +11,15 @@ describe('cutAtWord', () => {
 
   it('ends a value that hits the bound at a word, with …', () => {
     const text = 'unauthorized: access to the requested resource is not authorized by the registry, please check the pull secret';
-    const cut = cutAtWord(text, 81);
-    expect(cut.length).toBeLessThanOrEqual(81);
-    expect(cut).toBe('unauthorized: access to the requested resource is not authorized by the registry…');
-    expect(cutAtWord(text, 80)).toBe('unauthorized: access to the requested resource is not authorized by the…');
+    const cut = cutAtWord(text, 82);
+    expect(cut.length).toBeLessThanOrEqual(82);
+    expect(cut).toBe('unauthorized: access to the requested resource is not authorized by the registry,…');
     expect(text.startsWith(cut.slice(0, -1))).toBe(true);
+    // One character less and "registry," would be cut: the cut goes back to the space before it.
+    expect(cutAtWord(text, 81)).toBe('unauthorized: access to the requested resource is not authorized by the…');
+    // Without a space in the second half, where a word meets punctuation (a path, an address).
+    expect(cutAtWord('dial tcp 172.30.120.55:443: i/o timeout', 20)).toBe('dial tcp 172.30.120…');
+    expect(cutAtWord('/etc/kubernetes/manifests/kube-apiserver-pod.yaml', 30)).toBe('/etc/kubernetes/manifests/…');
   });
 
   it('cuts a token longer than half the bound where it must, never inside a surrogate pair', () => {
@@ -50,31 +56,49 @@ describe('capturedValue', () => {
   });
 });
 
-describe('lineFacts', () => {
+describe('lineFacts and lineParts', () => {
   const mismatch = compileMatcher({ regex: String.raw`content mismatch for file \\*"?(?<file>/[^"\\\s:]+)` });
+  const config = compileMatcher({ regex: String.raw`unexpected on-disk state validating against (?<config>rendered-[\w-]+)` });
   const line = 'E1122 11:02:51.138487    4606 writer.go:135] Marking Degraded due to: unexpected on-disk state validating against rendered-master-8bd6f27c: content mismatch for file "/etc/containers/registries.conf"';
+  const slice = (s: { start: number; end: number } | undefined): string => line.slice(s?.start, s?.end);
 
-  it("spans a form's match and its captures", () => {
+  it("a form's point is its whole match without an error, and its values lie where they are", () => {
     const f = lineFacts(line, mismatch);
     expect(f?.captures).toEqual({ file: '/etc/containers/registries.conf' });
-    expect(line.slice(f?.span.start, f?.span.end)).toBe('content mismatch for file "/etc/containers/registries.conf');
+    expect(slice(f?.point)).toBe('content mismatch for file "/etc/containers/registries.conf');
+    expect(f?.values.map(slice)).toEqual(['/etc/containers/registries.conf']);
     expect(lineFacts('nothing here', mismatch)).toBeUndefined();
   });
 
-  it("spans the error, not the whole match, when the form names one, with the values it names", () => {
+  it('the point of a line is the first matching form, and every form that matches adds its values', () => {
+    const parts = lineParts(line, [config, mismatch]);
+    expect(slice(parts?.match)).toBe('unexpected on-disk state validating against rendered-master-8bd6f27c');
+    expect(parts?.facts?.map(slice)).toEqual(['/etc/containers/registries.conf']);
+    // A value inside the point is no extra fact.
+    expect(lineParts(line, [config])).toEqual({ match: lineFacts(line, config)?.point });
+  });
+
+  it("a form's point is its error when it names one, its values (the image) facts beside it", () => {
     const refused = compileMatcher({ regex: String.raw`docker://(?<image>[^\s:@]+)(?:[:@]\S*)?: (?:reading manifest \S+ in \S+: )?(?<err>unauthorized: [^\]]+)` });
     const pull = 'Error: initializing source docker://quay.io/ocp/release@sha256:4f3f: reading manifest sha256:4f3f in quay.io/ocp/release: unauthorized: access to the requested resource is not authorized';
     const f = lineFacts(pull, refused);
     expect(f?.captures).toEqual({ image: 'quay.io/ocp/release', err: 'unauthorized: access to the requested resource is not authorized' });
-    expect(pull.slice(f?.span.start, f?.span.end)).toBe(pull.slice(pull.indexOf('quay.io/ocp/release@')));
-    const bare = compileMatcher({ regex: String.raw`reading manifest \S+ in \S+: (?<err>unauthorized: [^\]]+)` });
-    const g = lineFacts(pull, bare);
-    expect(pull.slice(g?.span.start, g?.span.end)).toBe('unauthorized: access to the requested resource is not authorized');
+    const parts = lineParts(pull, [refused]);
+    expect(pull.slice(parts?.match.start, parts?.match.end)).toBe('unauthorized: access to the requested resource is not authorized');
+    expect(parts?.facts?.map((s) => pull.slice(s.start, s.end))).toEqual(['quay.io/ocp/release']);
+  });
+
+  it("ends a point inside a quoted value at the value's closing quote", () => {
+    const degraded = compileMatcher({ regex: String.raw`Cluster operator (?<operator>[\w-]+) Degraded is True with (?<reason>\S+): (?<detail>.*)` });
+    const logfmt = String.raw`time="2026-11-22T12:01:10Z" level=error msg="Cluster operator dns Degraded is True with DNSDegraded: Get \"https://x\": EOF"`;
+    const f = lineFacts(logfmt, degraded);
+    expect(logfmt.slice(f?.point.start, f?.point.end)).toBe(String.raw`Cluster operator dns Degraded is True with DNSDegraded: Get \"https://x\": EOF`);
+    expect(f?.captures.detail).toBe('Get "https://x": EOF');
   });
 
   it('a literal spans its occurrence', () => {
     const lit = compileMatcher({ contains: 'content mismatch' });
-    const f = lineFacts(line, lit);
-    expect(f).toEqual({ captures: {}, span: { start: line.indexOf('content mismatch'), end: line.indexOf('content mismatch') + 16 } });
+    const at = line.indexOf('content mismatch');
+    expect(lineFacts(line, lit)).toEqual({ captures: {}, point: { start: at, end: at + 16 }, values: [] });
   });
 });
