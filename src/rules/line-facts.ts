@@ -3,7 +3,7 @@
 // and the part of the line those facts cover, which reporters keep whole when they cut the line.
 import { cutAtWord } from '../text/cut.js';
 import { matchWindow } from '../text/match-window.js';
-import { quotedStringEnd, unescapeQuoted } from '../text/quoted-string.js';
+import { quotedValue } from '../text/quoted-string.js';
 import type { Span } from '../result/types.js';
 import type { CompiledMatcher } from './matcher.js';
 
@@ -21,16 +21,14 @@ export interface LineFacts {
 
 /**
  * Where a captured value really ends, and how it reads: a capture that starts inside a quoted
- * string of the line (a logfmt or klog value, a JSON field) ends at that string's closing quote
- * and is unescaped once (`\"` reads `"`); white space runs (a message's line breaks) read as
- * one space; a value longer than MAX_CAPTURE is cut at a word with `…`.
+ * string of the line (a logfmt or klog value, a JSON field, a `%q` error quoted inside one) ends
+ * at that string's closing quote and is unescaped (`\"` reads `"`); white space runs (a
+ * message's line breaks) read as one space; a value longer than MAX_CAPTURE is cut at a word
+ * with `…`.
  */
 export function capturedValue(line: string, start: number, end: number): { value: string; end: number } {
-  const close = quotedStringEnd(line, start);
-  const stop = close === undefined ? end : Math.min(end, close);
-  const raw = line.slice(start, stop);
-  const text = close === undefined ? raw : unescapeQuoted(raw);
-  return { value: cutAtWord(text.replace(/\s+/g, ' ').trim(), MAX_CAPTURE), end: stop };
+  const v = quotedValue(line, start, end);
+  return { value: cutAtWord(v.value.replace(/\s+/g, ' ').trim(), MAX_CAPTURE), end: v.end };
 }
 
 const WITH_INDICES = new WeakMap<RegExp, RegExp>();

@@ -8,20 +8,25 @@ const SIMPLE_ESCAPES: Record<string, string> = Object.assign(Object.create(null)
 const HEX = /^[0-9a-fA-F]+$/;
 const OCTAL = /^[0-7]{3}$/;
 
-/**
- * The text of a piece of a quoted string (without its quotes) with its escapes undone: Go's
- * (`strconv.Quote`: `\"`, `\n`, `\u00e9`, `\x41`, `\101`, `\U0001F600`) and JSON's (`\/`, UTF-16
- * pairs as two `\u`). An unknown escape stays as written; an escape the piece ends inside (a
- * line cut at its length limit) is dropped, never shown half.
- */
-export function unescapeQuoted(piece: string): string {
-  if (!piece.includes('\\')) return piece;
+/** A piece unescaped, and (when tracked) where each of its characters came from: `from[i]`, and `from[text.length]` = the piece's length. */
+interface Decoded {
+  text: string;
+  from: number[];
+}
+
+/** Undoes the escapes of a piece; with `track`, records where each character came from. */
+function decode(piece: string, track: boolean): Decoded {
+  const from: number[] = [];
   let out = '';
+  const put = (text: string, at: number): void => {
+    out += text;
+    if (track) for (let k = 0; k < text.length; k++) from.push(at);
+  };
   let i = 0;
   while (i < piece.length) {
     const c = piece[i];
     if (c !== '\\') {
-      out += c;
+      put(c, i);
       i++;
       continue;
     }
@@ -30,7 +35,7 @@ export function unescapeQuoted(piece: string): string {
     const e = piece[i + 1];
     const simple = SIMPLE_ESCAPES[e];
     if (simple !== undefined) {
-      out += simple;
+      put(simple, i);
       i += 2;
       continue;
     }
@@ -40,7 +45,7 @@ export function unescapeQuoted(piece: string): string {
       if (digits.length === hexLen && HEX.test(digits)) {
         const code = parseInt(digits, 16);
         // `\xNN` above 0x7f is one byte of invalid UTF-8: it has no character of its own.
-        out += e === 'x' && code > 0x7f ? '\ufffd' : code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
+        put(e === 'x' && code > 0x7f ? '\ufffd' : code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd', i);
         i += 2 + hexLen;
         continue;
       }
@@ -50,16 +55,27 @@ export function unescapeQuoted(piece: string): string {
     const octal = piece.slice(i + 1, i + 4);
     if (OCTAL.test(octal)) {
       const code = parseInt(octal, 8);
-      out += code > 0x7f ? '\ufffd' : String.fromCharCode(code);
+      put(code > 0x7f ? '\ufffd' : String.fromCharCode(code), i);
       i += 4;
       continue;
     }
     if (/^[0-7]{1,2}$/.test(octal) && i + 1 + octal.length >= piece.length) break;
     // An unknown escape is kept as written.
-    out += c + e;
+    put(c + e, i);
     i += 2;
   }
-  return out;
+  if (track) from.push(piece.length);
+  return { text: out, from };
+}
+
+/**
+ * The text of a piece of a quoted string (without its quotes) with its escapes undone: Go's
+ * (`strconv.Quote`: `\"`, `\n`, `\u00e9`, `\x41`, `\101`, `\U0001F600`) and JSON's (`\/`, UTF-16
+ * pairs as two `\u`). An unknown escape stays as written; an escape the piece ends inside (a
+ * line cut at its length limit) is dropped, never shown half.
+ */
+export function unescapeQuoted(piece: string): string {
+  return piece.includes('\\') ? decode(piece, false).text : piece;
 }
 
 /** The index of the quote that closes the string opened at `raw[open]`, or the line's length when none does. */
@@ -81,12 +97,12 @@ export function readQuoted(raw: string, start: number): { value: string; end: nu
 }
 
 /**
- * Where the quoted string that holds `pos` closes (the index of its closing quote, or the
- * line's length when it never closes), or undefined when `pos` lies outside every quoted string
- * of the line. The line is read from its start: quotes open and close, a backslash inside a
- * string escapes the character after it.
+ * The quoted string of a line that holds `pos` (its opening quote and the quote that closes it,
+ * or the line's length when none does), or undefined when `pos` lies outside every quoted string.
+ * The line is read from its start: quotes open and close, a backslash inside a string escapes
+ * the character after it.
  */
-export function quotedStringEnd(line: string, pos: number): number | undefined {
+export function quotedStringAt(line: string, pos: number): { open: number; close: number } | undefined {
   let i = 0;
   while (i < line.length && i <= pos) {
     if (line[i] !== '"') {
@@ -94,8 +110,51 @@ export function quotedStringEnd(line: string, pos: number): number | undefined {
       continue;
     }
     const close = closingQuote(line, i);
-    if (pos > i && pos < close) return close;
+    if (pos > i && pos < close) return { open: i, close };
     i = close + 1;
   }
   return undefined;
+}
+
+/** Quoted strings inside quoted strings read this deep (a Go `%q` error inside a klog value inside the installer's logfmt). */
+const MAX_DEPTH = 4;
+
+/**
+ * The part `[start, end)` of a line as it reads: inside a quoted string it ends at that string's
+ * closing quote and is unescaped, and so again inside a quoted string of that text (a `%q`
+ * error quoted in a logfmt value: `err="... \"unauthorized: ...\""`). Returns the text and where
+ * it ends in the line.
+ */
+export function quotedValue(line: string, start: number, end: number): { value: string; end: number } {
+  let text = line;
+  let s = start;
+  let e = end;
+  // Each layer maps an index of its text back to the text around it.
+  const back: ((i: number) => number)[] = [];
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const q = quotedStringAt(text, s);
+    if (!q) break;
+    e = Math.min(e, q.close);
+    const d = decode(text.slice(q.open + 1, q.close), true);
+    const from = d.from;
+    const open = q.open + 1;
+    // The first decoded character at or after a position, for start and end alike.
+    const into = (pos: number): number => {
+      let lo = 0;
+      let hi = from.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (from[mid] < pos - open) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    s = into(s);
+    e = Math.max(s, into(e));
+    back.push((i) => open + from[i]);
+    text = d.text;
+  }
+  let raw = e;
+  for (let k = back.length - 1; k >= 0; k--) raw = back[k](raw);
+  return { value: text.slice(s, e), end: raw };
 }

@@ -41,6 +41,15 @@ describe('capturedValue', () => {
     expect(logfmt.slice(v.end)).toBe('" component=x');
   });
 
+  it('reads a value quoted inside a quoted value (a %q error in a klog err) to its own closing quote', () => {
+    // CRI-O's refusal as the kubelet logs it: klog quotes err, and err quotes the runtime's error.
+    const kubelet = String.raw`Nov 22 10:40:02 master-0.ocp4.example.com kubenswrapper[2519]: E1122 10:40:02.118101    2519 pod_workers.go:1298] "Error syncing pod, skipping" err="failed to \"StartContainer\" for \"etcd\" with ErrImagePull: \"rpc error: code = Unknown desc = reading manifest sha256:0f4c in quay.io/openshift-release-dev/ocp-v4.0-art-dev: unauthorized: access to the requested resource is not authorized\"" pod="openshift-etcd/etcd-master-0"`;
+    const err = compileMatcher({ regex: String.raw`(?<err>unauthorized: .*)` });
+    const f = lineFacts(kubelet, err);
+    expect(f?.captures.err).toBe('unauthorized: access to the requested resource is not authorized');
+    expect(kubelet.slice(f?.point.start, f?.point.end)).toBe('unauthorized: access to the requested resource is not authorized');
+  });
+
   it('keeps a value outside quotes as written', () => {
     const console = 'ERROR Cluster operator authentication Degraded is True with X: Get "https://oauth/healthz": EOF';
     const start = console.indexOf('Get');
