@@ -113,6 +113,28 @@ function cutEnd(line: string, at: number): number {
   return Math.max(i, 0);
 }
 
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /\w/.test(c);
+
+/**
+ * Where context that would start at `at`, inside a word, starts instead: where that word ends,
+ * when that gives up at most half the context (up to `limit`, the kept part); else at `at`
+ * (a digest or a long name is cut where it must).
+ */
+function wordStart(line: string, at: number, limit: number): number {
+  const most = at + Math.floor((limit - at) / 2);
+  let i = at;
+  while (i < most && isWordChar(line[i - 1]) && isWordChar(line[i])) i++;
+  return isWordChar(line[i - 1]) && isWordChar(line[i]) ? at : i;
+}
+
+/** Where context that would end at `at`, inside a word, ends instead (`wordStart` backwards, down to `limit`). */
+function wordEnd(line: string, at: number, limit: number): number {
+  const least = at - Math.floor((at - limit) / 2);
+  let i = at;
+  while (i > least && isWordChar(line[i - 1]) && isWordChar(line[i])) i--;
+  return isWordChar(line[i - 1]) && isWordChar(line[i]) ? at : i;
+}
+
 /** A kept part longer than KEEP_MAX: its head and its tail around one …. */
 function shortened(line: string, p: Piece, max: number): string {
   if (p.end - p.start <= max) return line.slice(p.start, p.end);
@@ -134,7 +156,7 @@ export function fitLine(text: string, width: number, match?: Span, facts: readon
   const { line, pieces } = escapeAround(text, kept);
   if (line.length <= width) return line;
   const w = Math.max(MIN_WIDTH / 2, width);
-  if (pieces.length === 0) return `${slice(line, 0, w - 1)}${ELLIPSIS}`;
+  if (pieces.length === 0) return `${line.slice(0, cutEnd(line, wordCut(line, w - 1))).trimEnd()}${ELLIPSIS}`;
   const max = Math.max(w - 2, KEEP_MAX);
   const shown = pieces.map((p) => ({ ...p, text: shortened(line, p, max) }));
   // Gaps between kept parts: shown whole when short or when room is left, else one ….
@@ -154,8 +176,9 @@ export function fitLine(text: string, width: number, match?: Span, facts: readon
   let before = Math.min(first.start, Math.max(0, Math.floor(room / 2)));
   const after = Math.min(line.length - last.end, Math.max(0, room - before));
   before = Math.min(first.start, Math.max(0, room - after));
-  const lo = before >= first.start ? 0 : cutStart(line, first.start - before);
-  const hi = after >= line.length - last.end ? line.length : cutEnd(line, last.end + after);
+  // Context starts and ends at a word: `…ror msg="` reads as a word that is not there.
+  const lo = before >= first.start ? 0 : cutStart(line, wordStart(line, first.start - before, first.start));
+  const hi = after >= line.length - last.end ? line.length : cutEnd(line, wordEnd(line, last.end + after, last.end));
   let out = lo > 0 ? ELLIPSIS : '';
   out += line.slice(lo, first.start);
   shown.forEach((p, i) => {

@@ -6,6 +6,7 @@ import type { CompiledMatcher } from './matcher.js';
 import type { SourceLine } from '../specs/bundle-sources.js';
 import type { Evidence, Span } from '../result/types.js';
 import { lineFacts } from './line-facts.js';
+import { closingQuote } from '../text/quoted-string.js';
 
 /** Lines one attempt prints (`X is unhealthy`, `Error: unhealthy cluster`, `... Retrying`) share a second. */
 const BURST_MS = 1000;
@@ -147,4 +148,22 @@ export function toEvidence(l: SourceLine, extra: { repeats?: number; parts?: Lin
   }
   if (extra.repeats !== undefined && extra.repeats > 1) e.repeats = extra.repeats;
   return e;
+}
+
+const LOGFMT_MSG = /(?:^|\s)msg="/;
+
+/**
+ * Where a message lies in the line it is cited from, for a reporter that cuts the line to keep
+ * it whole: as written (a line composed as `<operator> Degraded=True <reason>: <message>`), else
+ * the logfmt `msg="..."` value it was unescaped from (the installer's log); undefined when the
+ * message is empty or not there.
+ */
+export function messageSpan(line: string, message: string): Span | undefined {
+  if (message === '') return undefined;
+  const at = line.lastIndexOf(message);
+  if (at >= 0) return { start: at, end: at + message.length };
+  const m = LOGFMT_MSG.exec(line);
+  if (!m) return undefined;
+  const open = m.index + m[0].length - 1;
+  return { start: open + 1, end: closingQuote(line, open) };
 }
