@@ -115,23 +115,23 @@ function cutEnd(line: string, at: number): number {
 
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /\w/.test(c);
 
+/** A word longer than this is a digest or a name, cut where it must rather than left out. */
+const LONG_WORD = 24;
+
 /**
- * Where context that would start at `at`, inside a word, starts instead: where that word ends,
- * when that gives up at most half the context (up to `limit`, the kept part); else at `at`
- * (a digest or a long name is cut where it must).
+ * Where context that would start at `at`, inside a word, starts instead: where that word ends
+ * (no further than `limit`, the kept part), unless it is a LONG_WORD.
  */
 function wordStart(line: string, at: number, limit: number): number {
-  const most = at + Math.floor((limit - at) / 2);
   let i = at;
-  while (i < most && isWordChar(line[i - 1]) && isWordChar(line[i])) i++;
+  while (i < limit && i - at < LONG_WORD && isWordChar(line[i - 1]) && isWordChar(line[i])) i++;
   return isWordChar(line[i - 1]) && isWordChar(line[i]) ? at : i;
 }
 
 /** Where context that would end at `at`, inside a word, ends instead (`wordStart` backwards, down to `limit`). */
 function wordEnd(line: string, at: number, limit: number): number {
-  const least = at - Math.floor((at - limit) / 2);
   let i = at;
-  while (i > least && isWordChar(line[i - 1]) && isWordChar(line[i])) i--;
+  while (i > limit && at - i < LONG_WORD && isWordChar(line[i - 1]) && isWordChar(line[i])) i--;
   return isWordChar(line[i - 1]) && isWordChar(line[i]) ? at : i;
 }
 

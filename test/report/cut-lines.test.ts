@@ -55,6 +55,23 @@ describe('fitLine keeps the match and the facts whole', () => {
     }
   });
 
+  it('starts and ends the context around a kept part at a word', () => {
+    const failed = 'time="2026-11-22T11:20:01Z" level=error msg="failed to initialize the cluster: Cluster operator machine-config is not available" component=installer';
+    const msg = span(failed, 'failed to initialize the cluster: Cluster operator machine-config is not available');
+    const word = (c: string | undefined): boolean => c !== undefined && /\w/.test(c);
+    for (let w = 90; w < failed.length; w++) {
+      const out = fitLine(failed, w, msg);
+      expect(out, `width ${w}`).toContain('failed to initialize the cluster: Cluster operator machine-config is not available');
+      const shown = out.replace(/^…/, '').replace(/…$/, '');
+      const from = failed.indexOf(shown);
+      expect(from, `width ${w}`).toBeGreaterThanOrEqual(0);
+      // Never `…ror msg=` or `…onent=`: where text was dropped, the shown part begins and ends a word.
+      expect(word(failed[from - 1]) && word(failed[from]), `${out} (width ${w})`).toBe(false);
+      const to = from + shown.length;
+      expect(word(failed[to - 1]) && word(failed[to]), `${out} (width ${w})`).toBe(false);
+    }
+  });
+
   it('shortens one kept part longer than KEEP_MAX to its head and tail', () => {
     const long = `x ${'word '.repeat(400)}END`;
     const out = fitLine(long, 100, { start: 2, end: long.length });
