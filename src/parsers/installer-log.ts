@@ -2,6 +2,7 @@
 import type { EpochMs, InstallerLine, InstallerLog, InstallerPhase, LogLine, OperatorConditionReport } from '../model/types.js';
 import { REDACTED } from '../redact/redact.js';
 import { detach } from '../text/lines.js';
+import { readQuoted } from '../text/quoted-string.js';
 import { parseIsoTime } from '../text/time.js';
 import { isErrorLevel, levelOfWord } from './line-level.js';
 
@@ -56,54 +57,6 @@ const TERRAFORM_HEADER = /^(?:│ )?(Error|Warning): \S/;
 // The body of a diagnostic: where it is (`  with <address>,`, `  on <file> line <n>, in ...:`),
 // the quoted source line (`  13: resource ...`), the box's corners, 0.11's list of errors.
 const TERRAFORM_BODY = /^(?:│ {1,3}|  )(?:with \S+,|on \S+ line \d+\b.*:)$|^(?:│ {1,3}|  ) *\d+: |^[╷╵│]\s*$|^\d+ errors? occurred:$|^\t?\* \S+: \S/;
-
-const SIMPLE_ESCAPES: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
-  a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"', "'": "'",
-});
-
-/**
- * Reads a Go-quoted string (`strconv.Quote`, as logrus writes values) starting at the opening
- * quote `raw[start]`. Returns the unquoted text and the index after the closing quote; an
- * unterminated string runs to the end of the line.
- */
-function readQuoted(raw: string, start: number): { value: string; end: number } {
-  let out = '';
-  let i = start + 1;
-  while (i < raw.length) {
-    const c = raw[i];
-    if (c === '"') return { value: out, end: i + 1 };
-    if (c !== '\\' || i + 1 >= raw.length) {
-      out += c;
-      i++;
-      continue;
-    }
-    const e = raw[i + 1];
-    const simple = SIMPLE_ESCAPES[e];
-    if (simple !== undefined) {
-      out += simple;
-      i += 2;
-      continue;
-    }
-    const hexLen = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
-    if (hexLen > 0 && i + 2 + hexLen <= raw.length && /^[0-9a-fA-F]+$/.test(raw.slice(i + 2, i + 2 + hexLen))) {
-      const code = parseInt(raw.slice(i + 2, i + 2 + hexLen), 16);
-      // `\xNN` above 0x7f is one byte of invalid UTF-8: it has no character of its own.
-      out += e === 'x' && code > 0x7f ? '\ufffd' : code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
-      i += 2 + hexLen;
-      continue;
-    }
-    if (/^[0-7]{3}$/.test(raw.slice(i + 1, i + 4))) {
-      const code = parseInt(raw.slice(i + 1, i + 4), 8);
-      out += code > 0x7f ? '\ufffd' : String.fromCharCode(code);
-      i += 4;
-      continue;
-    }
-    // An unknown escape is kept as written.
-    out += c + e;
-    i += 2;
-  }
-  return { value: out, end: raw.length };
-}
 
 /**
  * Parses one logfmt line as logrus writes it: `time="2026-11-22T10:15:04Z" level=info

@@ -3,6 +3,7 @@
 import type { LogFormat, LogLine } from '../model/types.js';
 import { levelOfWord } from './line-level.js';
 import { epochNumberToMs, fractionToMs, parseIsoPrefix, parseIsoTime, yearlessToEpoch } from '../text/time.js';
+import { unescapeQuoted } from '../text/quoted-string.js';
 
 // klog: `I1122 10:15:04.987596    2519 kubelet.go:2076] message`.
 const KLOG_RE = /^([IWEF])(\d{2})(\d{2}) (\d{1,2}):(\d{2}):(\d{2})(?:\.(\d+))?\s+\d+\s+[^\]\s]*\]\s?/;
@@ -54,12 +55,6 @@ export function logfmtTimeField(raw: string): { value: string; end: number } | u
   if (raw.charCodeAt(0) !== 116 /* t */) return undefined;
   const m = LOGFMT_TIME_RE.exec(raw);
   return m ? { value: m[1], end: m[0].length } : undefined;
-}
-
-/** Undoes Go/JSON string escapes enough for display and matching (`\"`, `\\`, `\n`, `\t`). */
-export function unescapeQuoted(text: string): string {
-  if (!text.includes('\\')) return text;
-  return text.replace(/\\(["\\nt])/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
 }
 
 /**

@@ -2,7 +2,7 @@
 // findings with evidence and fix, then the known issues the logs look like. Reads the result only.
 // Every bundle string goes through the terminal escaping of format.ts (oneLine, fitLine, renderTable).
 import type { AnalysisResult, Evidence, Finding, SimilarIssue } from '../result/types.js';
-import { chunk, fitLine, fitWidth, formatTime, layoutWidth, oneLine, renderTable, repeatsNote, wrap, wrapWords } from './format.js';
+import { chunk, fitLine, fitWidth, formatTime, layoutWidth, lineRows, MESSAGE_MAX, oneLine, renderTable, repeatsNote, wrap, wrapWords } from './format.js';
 import { knownIssueBasis, similarityNote, similarityScore } from './summary.js';
 import { rootFinding } from '../result/root-finding.js';
 
@@ -25,7 +25,7 @@ function paint(on: boolean) {
 function evidenceLines(e: Evidence, c: ReturnType<typeof paint>, width: number): string[] {
   const out = [`    ${oneLine(e.file, 300)}${e.line ? `:${e.line}` : ''}${e.time ? ` (${formatTime(e.time)})` : ''}${repeatsNote(e.repeats)}`];
   for (const b of e.before ?? []) out.push(c('dim', `      ${fitLine(b, width - 6)}`));
-  out.push(`    > ${fitLine(e.text, width - 6, e.match)}`);
+  lineRows(e.text, width - 6, e.match, e.facts).forEach((row, i) => out.push(`${i === 0 ? '    > ' : '      '}${row}`));
   for (const a of e.after ?? []) out.push(c('dim', `      ${fitLine(a, width - 6)}`));
   return out;
 }
@@ -36,7 +36,7 @@ function findingBlock(f: Finding, c: ReturnType<typeof paint>, rootCause: boolea
   const badge = f.severity === 'critical' || f.severity === 'error' ? c('red', f.severity.toUpperCase()) : c('yellow', f.severity.toUpperCase());
   out.push(`${rootCause ? c('bold', '★ ') : ''}${badge} ${c('bold', oneLine(f.title, 200))}  [${oneLine(f.ruleId, 120)}]`);
   out.push(`  stage ${f.stage} · ${f.category} · confidence ${f.confidence}${f.hosts.length ? ` · ${oneLine(f.hosts.join(', '), 200)}` : ''}`);
-  out.push(`  ${wrap(oneLine(f.message, 400), prose - 4, '  ')}`);
+  out.push(`  ${wrap(oneLine(f.message, MESSAGE_MAX), prose - 4, '  ')}`);
   out.push('  evidence:');
   for (const e of f.evidence) out.push(...evidenceLines(e, c, width));
   out.push('  fix:');

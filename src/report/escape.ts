@@ -1,4 +1,5 @@
 // Escaping for every report format: bundle text is hostile until escaped for the terminal, HTML, JSON data islands, Markdown and XML.
+import { cutAtWord } from '../text/cut.js';
 import { nameTable } from '../util/name-table.js';
 
 /** ANSI CSI / OSC / two-byte escape sequences, as a terminal log line may carry them. */
@@ -57,11 +58,10 @@ export function termText(text: string): string {
   return text.replace(SGR, '').replace(TERM_SPACE, ' ').replace(TERM_UNSAFE, visibleControl);
 }
 
-/** One line: cleaned, line breaks and tabs as single spaces, trimmed; at most `max` characters. */
+/** One line: cleaned, line breaks and tabs as single spaces, trimmed; at most `max` characters, cut at a word with …. */
 export function flatText(text: string | undefined, max = 4000): string {
   if (!text) return '';
-  const flat = oneLineSpaces(cleanText(text)).trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return cutAtWord(oneLineSpaces(cleanText(text)).trim(), max);
 }
 
 /**

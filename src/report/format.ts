@@ -1,6 +1,8 @@
 // Formatting shared by every text renderer: times, sizes, one-line excerpts cut to the width
 // around what matters, table widths.
 import Table from 'cli-table3';
+import type { Span } from '../result/types.js';
+import { cutAtWord, ELLIPSIS, wordCut } from '../text/cut.js';
 import { termText } from './escape.js';
 
 /** `2026-11-22 10:15:04Z`, or `-`. */
@@ -26,7 +28,8 @@ export const DEFAULT_WIDTH = 100;
 /** Narrower than this, nothing readable fits: widths below are raised to it. */
 export const MIN_WIDTH = 40;
 
-const ELLIPSIS = '…';
+/** The longest finding message the terminal shows (some twenty rows of prose); the JSON report keeps it whole. */
+export const MESSAGE_MAX = 2000;
 
 /** A width fit for layout: at least MIN_WIDTH; `Infinity` (`--wide`) stays, meaning "never cut". */
 export function layoutWidth(width: number | undefined): number {
@@ -34,11 +37,10 @@ export function layoutWidth(width: number | undefined): number {
   return Math.max(MIN_WIDTH, Math.floor(width));
 }
 
-/** One line of at most `max` characters, escaped for the terminal (control characters shown visibly). */
+/** One line of at most `max` characters, escaped for the terminal (control characters shown visibly), cut at a word with …. */
 export function oneLine(text: string | undefined, max = 100): string {
   if (!text) return '';
-  const flat = termText(text).replace(/ {2,}/g, ' ').trim();
-  return flat.length > max ? `${slice(flat, 0, max - 1)}${ELLIPSIS}` : flat;
+  return cutAtWord(termText(text).replace(/ {2,}/g, ' ').trim(), max);
 }
 
 /** `text.slice(from, to)` that never splits a surrogate pair (an emoji in a log line stays whole or goes). */
@@ -54,35 +56,155 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** A part of a line that matters (UTF-16 offsets into the line, end exclusive). */
-export interface Span {
+/**
+ * The most of one kept part a cut line shows; a longer part keeps its head and its tail. At the
+ * default width that is six rows of a terminal: a whole Degraded message, an error chain.
+ */
+export const KEEP_MAX = 600;
+
+/** Text between kept parts this short is shown rather than replaced by … (which saves almost nothing). */
+const SHORT_GAP = 8;
+
+/** Where an escaped piece of the line lies in the shown line. */
+interface Piece {
   start: number;
   end: number;
 }
 
+/** Spans valid for `length`, sorted, merged where they overlap or lie a few characters apart. */
+function keptPieces(spans: readonly (Span | undefined)[], length: number): Span[] {
+  const valid = spans.filter((s): s is Span => !!s && s.start >= 0 && s.end > s.start && s.end <= length).sort((a, b) => a.start - b.start);
+  const out: Span[] = [];
+  for (const s of valid) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end + SHORT_GAP) last.end = Math.max(last.end, s.end);
+    else out.push({ start: s.start, end: s.end });
+  }
+  return out;
+}
+
 /**
- * A log line fit into `width` columns, escaped for the terminal. When it must be cut and a
- * `match` is given, the window is cut around the match (with … at each cut end), so the part
- * a finding is about is never the part that is dropped; without one the line keeps its start.
- * `Infinity` keeps the whole line.
+ * The line escaped for the terminal piece by piece, so offsets still hold after escaping changes
+ * lengths (a C1 control becomes `<U+009B>`): the shown line and each span's place in it.
  */
-export function fitLine(text: string, width: number, match?: Span): string {
-  // Escaped piecewise so the match's offsets still hold after escaping changes lengths.
-  const valid = match && match.start >= 0 && match.end > match.start && match.end <= text.length ? match : undefined;
-  const pre = termText(valid ? text.slice(0, valid.start) : text);
-  const hit = valid ? termText(text.slice(valid.start, valid.end)) : '';
-  const post = valid ? termText(text.slice(valid.end)) : '';
-  const line = pre + hit + post;
+function escapeAround(text: string, spans: readonly Span[]): { line: string; pieces: Piece[] } {
+  const cuts = [...new Set([0, text.length, ...spans.flatMap((s) => [s.start, s.end])])].sort((a, b) => a - b);
+  const at = new Map<number, number>();
+  let line = '';
+  for (let i = 0; i < cuts.length; i++) {
+    at.set(cuts[i], line.length);
+    if (i + 1 < cuts.length) line += termText(text.slice(cuts[i], cuts[i + 1]));
+  }
+  return { line, pieces: spans.map((s) => ({ start: at.get(s.start) ?? 0, end: at.get(s.end) ?? line.length })) };
+}
+
+/** A cut that does not split an escape (`\"` shown as a lone `"` or a trailing `\`) or a surrogate pair. */
+function cutStart(line: string, at: number): number {
+  let i = Math.max(0, at);
+  if (i > 0 && line[i - 1] === '\\' && (i < 2 || line[i - 2] !== '\\')) i++;
+  if (i > 0 && i < line.length && isLowSurrogate(line.charCodeAt(i))) i++;
+  return Math.min(i, line.length);
+}
+
+function cutEnd(line: string, at: number): number {
+  let i = Math.min(line.length, at);
+  if (i > 0 && i < line.length && line[i - 1] === '\\' && (i < 2 || line[i - 2] !== '\\')) i--;
+  if (i > 0 && i < line.length && isLowSurrogate(line.charCodeAt(i))) i--;
+  return Math.max(i, 0);
+}
+
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /\w/.test(c);
+
+/** A word longer than this is a digest or a name, cut where it must rather than left out. */
+const LONG_WORD = 24;
+
+/**
+ * Where context that would start at `at`, inside a word, starts instead: where that word ends
+ * (no further than `limit`, the kept part), unless it is a LONG_WORD.
+ */
+function wordStart(line: string, at: number, limit: number): number {
+  let i = at;
+  while (i < limit && i - at < LONG_WORD && isWordChar(line[i - 1]) && isWordChar(line[i])) i++;
+  return isWordChar(line[i - 1]) && isWordChar(line[i]) ? at : i;
+}
+
+/** Where context that would end at `at`, inside a word, ends instead (`wordStart` backwards, down to `limit`). */
+function wordEnd(line: string, at: number, limit: number): number {
+  let i = at;
+  while (i > limit && at - i < LONG_WORD && isWordChar(line[i - 1]) && isWordChar(line[i])) i--;
+  return isWordChar(line[i - 1]) && isWordChar(line[i]) ? at : i;
+}
+
+/** A kept part longer than KEEP_MAX: its head and its tail around one …. */
+function shortened(line: string, p: Piece, max: number): string {
+  if (p.end - p.start <= max) return line.slice(p.start, p.end);
+  const tail = Math.floor((max - 1) / 3);
+  const head = max - 1 - tail;
+  return `${line.slice(p.start, cutEnd(line, p.start + head))}${ELLIPSIS}${line.slice(cutStart(line, p.end - tail), p.end)}`;
+}
+
+/**
+ * A log line fit into `width` columns, escaped for the terminal. When it must be cut, the parts
+ * a finding is about stay whole: its `match` and its `facts` (the file, value or host it names),
+ * with … wherever text around or between them is dropped and as much context as fits around
+ * them; a cut never splits an escape such as `\"`. When the kept parts alone are wider than
+ * `width` the result is wider (a reporter shows it in rows); a part longer than KEEP_MAX keeps
+ * its head and tail. Without parts the line keeps its start. `Infinity` keeps the whole line.
+ */
+export function fitLine(text: string, width: number, match?: Span, facts: readonly Span[] = []): string {
+  const kept = keptPieces([match, ...facts], text.length);
+  const { line, pieces } = escapeAround(text, kept);
   if (line.length <= width) return line;
   const w = Math.max(MIN_WIDTH / 2, width);
-  const start = pre.length;
-  const end = start + hit.length;
-  if (!valid || end <= w - 1) return `${slice(line, 0, w - 1)}${ELLIPSIS}`;
-  if (line.length - start <= w - 1) return `${ELLIPSIS}${slice(line, line.length - (w - 1), line.length)}`;
-  // The match alone is wider than the window: show its beginning.
-  if (hit.length >= w - 2) return `${ELLIPSIS}${slice(line, start, start + w - 2)}${ELLIPSIS}`;
-  const lo = start - Math.floor((w - 2 - hit.length) / 2);
-  return `${ELLIPSIS}${slice(line, lo, lo + w - 2)}${ELLIPSIS}`;
+  if (pieces.length === 0) return `${line.slice(0, cutEnd(line, wordCut(line, w - 1))).trimEnd()}${ELLIPSIS}`;
+  const max = Math.max(w - 2, KEEP_MAX);
+  const shown = pieces.map((p) => ({ ...p, text: shortened(line, p, max) }));
+  // Gaps between kept parts: shown whole when short or when room is left, else one ….
+  const gaps = shown.slice(1).map((p, i) => ({ from: shown[i].end, to: p.start, whole: false }));
+  const first = shown[0];
+  const last = shown[shown.length - 1];
+  const lead = first.start > 0 ? 1 : 0;
+  const trail = last.end < line.length ? 1 : 0;
+  let room = w - shown.reduce((n, p) => n + p.text.length, 0) - lead - trail - gaps.length;
+  for (const g of [...gaps].sort((a, b) => a.to - a.from - (b.to - b.from))) {
+    const cost = g.to - g.from - 1;
+    if (cost > room) break;
+    g.whole = true;
+    room -= cost;
+  }
+  // What room is left goes around the kept parts, half before and half after.
+  let before = Math.min(first.start, Math.max(0, Math.floor(room / 2)));
+  const after = Math.min(line.length - last.end, Math.max(0, room - before));
+  before = Math.min(first.start, Math.max(0, room - after));
+  // Context starts and ends at a word: `…ror msg="` reads as a word that is not there.
+  const lo = before >= first.start ? 0 : cutStart(line, wordStart(line, first.start - before, first.start));
+  const hi = after >= line.length - last.end ? line.length : cutEnd(line, wordEnd(line, last.end + after, last.end));
+  let out = lo > 0 ? ELLIPSIS : '';
+  out += line.slice(lo, first.start);
+  shown.forEach((p, i) => {
+    if (i > 0) out += gaps[i - 1].whole ? line.slice(gaps[i - 1].from, gaps[i - 1].to) : ELLIPSIS;
+    out += p.text;
+  });
+  out += line.slice(last.end, hi);
+  return hi < line.length ? `${out}${ELLIPSIS}` : out;
+}
+
+/**
+ * A cited line in rows of `width`: `fitLine`'s cut, which is one row unless the parts it keeps
+ * are wider, then continued on the next rows rather than lose them.
+ */
+export function lineRows(text: string, width: number, match?: Span, facts?: readonly Span[]): string[] {
+  let rest = fitLine(text, width, match, facts);
+  const w = Math.max(MIN_WIDTH / 2, width);
+  const rows: string[] = [];
+  // Rows break at a space when one is near the row's end, so words read whole.
+  while (rest.length > w) {
+    const at = wordCut(rest, w);
+    rows.push(rest.slice(0, at).trimEnd());
+    rest = rest.slice(at).trimStart();
+  }
+  rows.push(rest);
+  return rows;
 }
 
 /** ` (×N)` for a line that occurred N > 1 times, else nothing. */

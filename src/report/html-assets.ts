@@ -99,6 +99,7 @@ details > summary { cursor: pointer; color: var(--info); font-size: 0.85rem; }
 pre.context { background: #f2f4f7; padding: 6px 10px; border-radius: 6px; margin-top: 4px; color: #475467; }
 pre.context mark { background: #fef0c7; color: #101828; font-weight: 600; }
 pre.line mark.match { background: #fdb022; color: #101828; border-radius: 2px; }
+pre.line mark.fact { background: #b2ddff; color: #101828; border-radius: 2px; }
 ol.fix li { margin: 2px 0; }
 ul.refs { margin: 0; padding-left: 20px; font-size: 0.9rem; overflow-wrap: anywhere; }
 .muted { color: var(--muted); }

@@ -173,11 +173,24 @@ function stageTable(r: AnalysisResult): SafeHtml {
 
 // Findings
 
-/** The cited line, the part the finding is about highlighted when the evidence says which (the line itself is kept whole). */
+/**
+ * The cited line whole, the part the finding is about highlighted, and the values it names (a
+ * file, an image, a host) marked beside it, when the evidence says where they are.
+ */
 function citedLine(e: Evidence): SafeHtml {
-  const m = e.match;
-  if (!m || !(m.start >= 0 && m.end > m.start && m.end <= e.text.length)) return html`${e.text}`;
-  return html`${e.text.slice(0, m.start)}<mark class="match">${e.text.slice(m.start, m.end)}</mark>${e.text.slice(m.end)}`;
+  const marks = [...(e.match ? [{ ...e.match, kind: 'match' }] : []), ...(e.facts ?? []).map((f) => ({ ...f, kind: 'fact' }))]
+    .filter((m) => m.start >= 0 && m.end > m.start && m.end <= e.text.length)
+    .sort((a, b) => a.start - b.start);
+  const parts: SafeHtml[] = [];
+  let at = 0;
+  for (const m of marks) {
+    // Overlapping marks: the one that starts first wins.
+    if (m.start < at) continue;
+    parts.push(html`${e.text.slice(at, m.start)}<mark class="${m.kind}">${e.text.slice(m.start, m.end)}</mark>`);
+    at = m.end;
+  }
+  parts.push(html`${e.text.slice(at)}`);
+  return html`${parts}`;
 }
 
 function evidenceItem(e: Evidence): SafeHtml {

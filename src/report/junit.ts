@@ -1,7 +1,10 @@
 // The JUnit XML report for CI dashboards: one test case per bootstrap stage, the failed stage a failure carrying the verdict, its evidence and the similar known issues.
 import type { AnalysisResult, Evidence, Finding, SimilarIssue, StageState } from '../result/types.js';
 import { cdata, escapeXml, flatText } from './escape.js';
-import { formatTime } from './format.js';
+import { fitLine, formatTime } from './format.js';
+
+/** The longest cited line a failure's text holds in full. */
+const MAX_LINE = 1000;
 import { evidenceLocation, isFailedStage, similarityNote, similarityScore, STATUS_LABEL, stageTitle, verdictHeadline } from './summary.js';
 import { rootFinding } from '../result/root-finding.js';
 
@@ -19,7 +22,8 @@ function seconds(s: StageState): string {
 
 function evidenceText(e: Evidence): string {
   const when = [e.time !== undefined ? formatTime(e.time) : '', e.host ?? ''].filter(Boolean).join(', ');
-  return `  ${evidenceLocation(e)}${when ? ` (${when})` : ''}\n    ${flatText(e.text, 1000)}`;
+  // A long line is cut around what the finding is about, never only kept from its start.
+  return `  ${evidenceLocation(e)}${when ? ` (${when})` : ''}\n    ${flatText(fitLine(e.text, MAX_LINE, e.match, e.facts), Infinity)}`;
 }
 
 function findingText(f: Finding, rootCause: boolean): string {

@@ -12,8 +12,9 @@ const MAX_LINE = 4000;
 
 /** Evidence as a fenced block: context lines indented, the cited line marked `>`. */
 function evidenceBlock(e: Evidence): string {
-  // The line stays whole (a ticket has no width) up to a bound; past it, cut around its match like the terminal's.
-  const cited = flatText(fitLine(e.text, MAX_LINE, e.match), MAX_LINE);
+  // The line stays whole (a ticket has no width) up to a bound; past it, cut around its match
+  // and facts like the terminal's (which it keeps whole even past the bound).
+  const cited = flatText(fitLine(e.text, MAX_LINE, e.match, e.facts), Infinity);
   const lines = [...(e.before ?? []).map((b) => `  ${flatText(b)}`), `> ${cited}`, ...(e.after ?? []).map((a) => `  ${flatText(a)}`)];
   const repeats = repeatsNote(e.repeats).trim();
   const where = [mdCode(evidenceLocation(e)), e.time !== undefined ? mdText(formatTime(e.time)) : '', e.host ? mdText(e.host) : '', repeats].filter(Boolean).join(' · ');

@@ -6,6 +6,12 @@ import type { CategoryId, CiFailureMode, StageId } from '../taxonomy.js';
 export const SCHEMA_VERSION = 1;
 
 /** One line cited as evidence, with a little context. */
+/** A part of a line (UTF-16 offsets, end exclusive). */
+export interface Span {
+  start: number;
+  end: number;
+}
+
 export interface Evidence {
   file: string;
   line?: number;
@@ -15,8 +21,10 @@ export interface Evidence {
   /** Lines just before and after, when the reader kept them. */
   before?: string[];
   after?: string[];
-  /** The part of `text` the finding is about (UTF-16 offsets, end exclusive): reporters cut long lines around it. */
-  match?: { start: number; end: number };
+  /** The part of `text` the finding is about: reporters cut long lines around it. */
+  match?: Span;
+  /** Values the finding names from `text` outside `match` (a file, a config, an image, a host), in line order: reporters keep them too. */
+  facts?: Span[];
   /** How many times this line occurred, identical but for times and counters (attempts, not copies). */
   repeats?: number;
   /** The line is one every healthy install prints (a message the catalogue marks benign): never a cause. */

@@ -4,7 +4,9 @@
 // which part of it the finding is about.
 import type { CompiledMatcher } from './matcher.js';
 import type { SourceLine } from '../specs/bundle-sources.js';
-import type { Evidence } from '../result/types.js';
+import type { Evidence, Span } from '../result/types.js';
+import { lineFacts } from './line-facts.js';
+import { closingQuote } from '../text/quoted-string.js';
 
 /** Lines one attempt prints (`X is unhealthy`, `Error: unhealthy cluster`, `... Retrying`) share a second. */
 const BURST_MS = 1000;
@@ -93,46 +95,75 @@ export function pickFolded(folded: readonly FoldedLine[], max = 4): FoldedLine[]
   return [folded[0], ...folded.slice(folded.length - (max - 1))];
 }
 
-const WITH_INDICES = new WeakMap<RegExp, RegExp>();
-
-function indexed(pattern: RegExp): RegExp {
-  let re = WITH_INDICES.get(pattern);
-  if (!re) {
-    re = new RegExp(pattern.source, pattern.flags.replace(/[dgy]/g, '') + 'd');
-    WITH_INDICES.set(pattern, re);
-  }
-  return re;
+/** The parts of a cited line a finding is about, which a reporter that cuts the line keeps whole. */
+export interface LineParts {
+  /** The point: the first matching form's error, else its match. */
+  match: Span;
+  /** The values the matching forms capture outside the point (a file, a config, an image, a host), in line order. */
+  facts?: Span[];
 }
 
 /**
- * The part of a line the matchers are about: a regex's `err` group when it has one (the error
- * is the point of the line), else its whole match; a literal's occurrence.
+ * What a line says that a finding is about: the point of the first matcher that matches it, and
+ * the values of every matcher that does (a config one wording names and the file another names,
+ * the image a refusal is about).
  */
-export function matchSpan(text: string, matchers: readonly CompiledMatcher[]): { start: number; end: number } | undefined {
+export function lineParts(text: string, matchers: readonly CompiledMatcher[]): LineParts | undefined {
+  let match: Span | undefined;
+  const values: Span[] = [];
   for (const m of matchers) {
-    if (m.pattern) {
-      const r = indexed(m.pattern).exec(text);
-      if (!r?.indices) continue;
-      const [start, end] = r.indices.groups?.err ?? r.indices[0];
-      return { start, end };
-    }
-    for (const lit of m.literals) {
-      const i = text.indexOf(lit);
-      if (i >= 0 && m.test(text)) return { start: i, end: i + lit.length };
-    }
+    const f = lineFacts(text, m);
+    if (!f) continue;
+    match ??= f.point;
+    values.push(...f.values);
   }
-  return undefined;
+  if (!match) return undefined;
+  const point = match;
+  const facts = mergeSpans(values.filter((v) => v.start < point.start || v.end > point.end));
+  return facts.length > 0 ? { match, facts } : { match };
+}
+
+/** Spans sorted, those that overlap or touch merged. */
+function mergeSpans(spans: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  for (const s of [...spans].sort((a, b) => a.start - b.start || a.end - b.end)) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
 }
 
 /** A cited line as evidence. */
-export function toEvidence(l: SourceLine, extra: { repeats?: number; match?: { start: number; end: number } } = {}): Evidence {
+export function toEvidence(l: SourceLine, extra: { repeats?: number; parts?: LineParts } = {}): Evidence {
   const e: Evidence = { file: l.file, text: l.text };
   if (l.line !== undefined) e.line = l.line;
   if (l.time !== undefined) e.time = l.time;
   if (l.host) e.host = l.host;
   if (l.before && l.before.length > 0) e.before = l.before;
   if (l.after && l.after.length > 0) e.after = l.after;
-  if (extra.match) e.match = extra.match;
+  if (extra.parts) {
+    e.match = extra.parts.match;
+    if (extra.parts.facts) e.facts = extra.parts.facts;
+  }
   if (extra.repeats !== undefined && extra.repeats > 1) e.repeats = extra.repeats;
   return e;
+}
+
+const LOGFMT_MSG = /(?:^|\s)msg="/;
+
+/**
+ * Where a message lies in the line it is cited from, for a reporter that cuts the line to keep
+ * it whole: as written (a line composed as `<operator> Degraded=True <reason>: <message>`), else
+ * the logfmt `msg="..."` value it was unescaped from (the installer's log); undefined when the
+ * message is empty or not there.
+ */
+export function messageSpan(line: string, message: string): Span | undefined {
+  if (message === '') return undefined;
+  const at = line.lastIndexOf(message);
+  if (at >= 0) return { start: at, end: at + message.length };
+  const m = LOGFMT_MSG.exec(line);
+  if (!m) return undefined;
+  const open = m.index + m[0].length - 1;
+  return { start: open + 1, end: closingQuote(line, open) };
 }

@@ -19,7 +19,8 @@ import { compileMatcher, type CompiledMatcher } from './matcher.js';
 import { explainSchemaError } from './schema-errors.js';
 import { checkWithInputs, type DeclaredRule } from './engine.js';
 import { fillPlaceholders } from './placeholders.js';
-import { countAttempts, distinctLines, foldRepeats, matchSpan, pickFolded, toEvidence } from './evidence.js';
+import { countAttempts, distinctLines, foldRepeats, lineParts, pickFolded, toEvidence } from './evidence.js';
+import { lineFacts } from './line-facts.js';
 import type { LogName, SourceInstance, SourceLine } from '../specs/bundle-sources.js';
 import { matchedLinesOf, resolveSource, sourceAppliesTo, type ResourceName, type RuleSource } from './sources.js';
 import type { Evidence } from '../result/types.js';
@@ -309,14 +310,14 @@ export function compileYamlRule(rule: YamlRuleDoc, origin: string, catalogue: Ca
     const captures: Record<string, string> = {};
     // Every form's captures: one line may hold the parts two wordings capture (a config and a file).
     for (const l of lines) {
-      for (const m of match.entries) if (entryHolds(m.entry, l.text)) for (const f of m.forms) Object.assign(captures, f.test(l.text) ?? {});
+      for (const m of match.entries) if (entryHolds(m.entry, l.text)) for (const f of m.forms) Object.assign(captures, lineFacts(l.text, f)?.captures ?? {});
     }
     const hosts = [...new Set(lines.map((l) => l.host).filter((h): h is string => !!h))];
     const values = { ...captures, host: hosts.join(', ') || 'the bundle', count: String(count) };
     const named = reports.role === 'symptom' ? causeNamedBy(ctx, lines, fixedCategory(reports.category) ?? 'unknown') : undefined;
     const finding = ctx.finding({
       message: fillPlaceholders(reports.says, values),
-      evidence: pickFolded(foldRepeats(lines)).map((f) => toEvidence(f.line, { repeats: f.repeats, match: matchSpan(f.line.text, match.matchers) })),
+      evidence: pickFolded(foldRepeats(lines)).map((f) => toEvidence(f.line, { repeats: f.repeats, parts: lineParts(f.line.text, match.matchers) })),
       captures: values,
       ...(named ? { category: named } : {}),
       ...(reports.role === 'symptom' ? { symptom: true } : {}),

@@ -84,7 +84,13 @@ describe('parseLogfmtLine', () => {
     expect(r.time).toBeUndefined();
     expect(r.fields.time).toBe('yesterday');
     expect(parseLogfmtLine(String.raw`msg="ends in \\"`).msg).toBe('ends in \\');
-    expect(parseLogfmtLine('msg="ends in \\').msg).toBe('ends in \\');
+    // A line cut at the length limit inside an escape: the half escape is dropped, never shown.
+    expect(parseLogfmtLine('msg="ends in \\').msg).toBe('ends in ');
+    expect(parseLogfmtLine(String.raw`msg="cut in \u00`).msg).toBe('cut in ');
+    expect(parseLogfmtLine(String.raw`msg="cut in \x4`).msg).toBe('cut in ');
+    expect(parseLogfmtLine(String.raw`msg="cut in \10`).msg).toBe('cut in ');
+    // Not cut: an unknown escape in the middle stays as written.
+    expect(parseLogfmtLine(String.raw`msg="C:\user and \ufffz"`).msg).toBe(String.raw`C:\user and \ufffz`);
   });
 
   it('stores keys such as __proto__ as plain entries', () => {

@@ -69,7 +69,8 @@ describe('fitLine: a long line is cut around the part that matters', () => {
   });
 
   it('keeps the start of a line without a match, and the whole line at Infinity (--wide)', () => {
-    expect(fitLine(etcd, 60)).toBe(`${etcd.slice(0, 59)}…`);
+    // Cut at a word: the line's first 59 characters end inside `"caller"`, the cut ends where its word does.
+    expect(fitLine(etcd, 60)).toBe(`${etcd.slice(0, etcd.indexOf('caller') + 'caller'.length)}…`);
     expect(fitLine(etcd, Infinity, match)).toBe(etcd);
   });
 

@@ -28,6 +28,15 @@ interface Trouble {
   evidence: Evidence;
 }
 
+/**
+ * A condition cited as one line: the operator, the condition, its reason and message, every word
+ * of it what the finding is about, so a reporter that cuts the line keeps it all (a long message
+ * its head and its tail, where the daemon names the file).
+ */
+function cited(file: string, text: string, at: Pick<Evidence, 'line' | 'time'>): Evidence {
+  return { file, ...(at.line !== undefined ? { line: at.line } : {}), text, ...(at.time !== undefined ? { time: at.time } : {}), match: { start: 0, end: text.length } };
+}
+
 export const clusterOperatorConditions = defineRule({
   meta: {
     id: 'cluster-operator-conditions',
@@ -58,7 +67,7 @@ export const clusterOperatorConditions = defineRule({
       for (const op of ops) {
         for (const c of op.conditions) {
           if (troubled(c.type, c.status)) {
-            troubles.push({ operator: op.name, condition: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), message: c.message ?? '', evidence: { file: op.source.file, text: `${op.name} ${c.type}=${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`, ...(c.lastTransitionTime ? { time: c.lastTransitionTime } : {}) } });
+            troubles.push({ operator: op.name, condition: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), message: c.message ?? '', evidence: cited(op.source.file, `${op.name} ${c.type}=${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`, { ...(c.lastTransitionTime ? { time: c.lastTransitionTime } : {}) }) });
           }
         }
       }
@@ -68,7 +77,7 @@ export const clusterOperatorConditions = defineRule({
       for (const c of log.operatorConditions) last.set(`${c.operator}/${c.condition}`, c);
       for (const c of last.values()) {
         if (troubled(c.condition, c.status)) {
-          troubles.push({ operator: c.operator, condition: c.condition, status: c.status, ...(c.reason ? { reason: c.reason } : {}), message: c.message, evidence: { file: log.source.file, line: c.line, text: `Cluster operator ${c.operator} ${c.condition} is ${c.status}${c.reason ? ` with ${c.reason}` : ''}: ${c.message}`, ...(c.time !== undefined ? { time: c.time } : {}) } });
+          troubles.push({ operator: c.operator, condition: c.condition, status: c.status, ...(c.reason ? { reason: c.reason } : {}), message: c.message, evidence: cited(log.source.file, `Cluster operator ${c.operator} ${c.condition} is ${c.status}${c.reason ? ` with ${c.reason}` : ''}: ${c.message}`, { line: c.line, ...(c.time !== undefined ? { time: c.time } : {}) }) });
         }
       }
     }

@@ -8,15 +8,27 @@ import { bootkubeRecordStage, stageOfInstallerPhase } from '../../specs/source-s
 import type { CategoryId, StageId } from '../../taxonomy.js';
 import type { Evidence } from '../../result/types.js';
 import { defineRule } from '../define-rule.js';
+import { messageSpan } from '../evidence.js';
 import { mostTelling } from '../read-message.js';
 import type { RuleContext } from '../types.js';
 
 /** What the installer printed after a wait failed, not why it failed: gathering, the status it could not list. */
 const AFTERMATH = /Attempted to gather ClusterOperator status after wait failure|Attempted to gather debug logs|Failed to gather|gather bootstrap|Use the following commands|Bootstrap gather logs captured|Log bundle written|failed to (?:ssh|connect to the bootstrap)/i;
 
-function evidenceOf(log: InstallerLog, l: { line: number; text: string; raw?: string; time?: number }): Evidence {
+/** A line the installer printed (`raw`, and its message as `text`), or a condition it reported (`text` alone). */
+interface Witness {
+  line: number;
+  text: string;
+  raw?: string;
+  time?: number;
+}
+
+function evidenceOf(log: InstallerLog, l: Witness): Evidence {
   const e: Evidence = { file: log.source.file, line: l.line, text: l.raw ?? l.text };
   if (l.time !== undefined) e.time = l.time;
+  // A cut keeps the message whole: the installer's words, the operator's.
+  const match = messageSpan(e.text, l.text);
+  if (match) e.match = match;
   return e;
 }
 
@@ -67,7 +79,7 @@ function analysisStage(log: InstallerLog): { stage: StageId; line: InstallerLine
 }
 
 /** The lines that may say why a phase failed, in order of how directly they say it. */
-function witnesses(log: InstallerLog, phase: InstallerPhase, failure: InstallerLine): { text: string; line: number; raw?: string; time?: number }[][] {
+function witnesses(log: InstallerLog, phase: InstallerPhase, failure: InstallerLine): Witness[][] {
   const inPhase = (l: InstallerLine): boolean => l.phase === phase;
   const conditions = log.operatorConditions
     .filter((c) => (c.condition === 'Degraded' && c.status === 'True') || (c.condition === 'Available' && c.status === 'False'))
