@@ -141,6 +141,9 @@ export async function analyzeMany(paths: readonly string[], options: PoolOptions
           }
           current = undefined;
           cpuBefore = stats[w].cpuSeconds;
+          // A worker stuck in native code (a regex backtracking) may outlive terminate(): it must not
+          // keep the process alive once the run is over.
+          worker.unref();
           void worker.terminate();
           if (next < paths.length && !settled) start();
           else finish();

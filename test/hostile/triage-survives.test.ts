@@ -45,9 +45,13 @@ describe('a triage run that is killed', () => {
     const rules = hangingRulesDir(tempDir());
     const out = join(tempDir(), 'week.jsonl');
     const child = spawn(process.execPath, [CLI, 'triage', dir, '--rules', rules, '--jobs', '1', '--jsonl', out], { stdio: 'ignore' });
-    // The first two cases finish; the third hangs in the user rule until the run is killed.
-    for (let waited = 0; lines(`${out}.partial`) < 2 && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-    child.kill('SIGKILL');
+    try {
+      // The first two cases finish; the third hangs in the user rule until the run is killed.
+      for (let waited = 0; lines(`${out}.partial`) < 2 && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      // Killed whatever happens here: a run left behind would hang in the user rule for ten minutes.
+      child.kill('SIGKILL');
+    }
     await new Promise((r) => child.once('exit', r));
     expect(existsSync(out)).toBe(false);
     const kept = recordsOf(`${out}.partial`);
