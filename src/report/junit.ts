@@ -55,6 +55,7 @@ function similarInFailure(r: AnalysisResult): boolean {
 
 function testcase(r: AnalysisResult, s: StageState, index: number): string {
   const findings = r.findings.filter((f) => f.stage === s.id);
+  const root = rootFinding(r);
   const open = `    <testcase${attrs({ classname: `bootlens.${r.bundle.name}`, name: `${String(index + 1).padStart(2, '0')} ${s.id}: ${stageTitle(s.id)}`, time: seconds(s) })}>`;
   const body: string[] = [];
   const stageLines = [
@@ -68,7 +69,7 @@ function testcase(r: AnalysisResult, s: StageState, index: number): string {
     const text = [
       isVerdict ? flatText(r.verdict.summary) : '',
       ...stageLines,
-      ...findings.map((f) => findingText(f, f === rootFinding(r))),
+      ...findings.map((f) => findingText(f, f === root)),
       isVerdict ? similarText(r) : '',
     ]
       .filter(Boolean)
@@ -79,7 +80,7 @@ function testcase(r: AnalysisResult, s: StageState, index: number): string {
     const why = s.status === 'not-reached' ? 'not reached: an earlier stage failed' : s.status === 'unknown' ? 'unknown: no evidence in the bundle' : 'in progress when the bundle was gathered';
     body.push(`      <skipped${attrs({ message: why })}/>`);
   }
-  const out = [...stageLines, ...(isFailedStage(r, s) ? [] : findings.map((f) => findingText(f, f === rootFinding(r))))];
+  const out = [...stageLines, ...(isFailedStage(r, s) ? [] : findings.map((f) => findingText(f, f === root)))];
   body.push(`      <system-out>${cdata(out.join('\n\n'))}</system-out>`);
   return [open, ...body, '    </testcase>'].join('\n');
 }
